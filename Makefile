@@ -1,0 +1,47 @@
+# Yari Board. `make demo` plays a simulated game; `make test` runs every test.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+MP     := $(BIN)/micropython
+VARIANT ?= yari
+PORT   ?= auto
+DRY_RUN ?=
+
+.PHONY: all venv test test-slow bench demo sim flash typecheck clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
+
+bench: $(STAMP)
+	$(BIN)/yariboard bench all
+
+demo: $(STAMP)
+	$(BIN)/yariboard demo
+
+sim: $(STAMP)
+	$(BIN)/yariboard sim
+
+typecheck: $(STAMP)
+	$(BIN)/python -m tools.typecheck_firmware
+
+# Compile the firmware with mpy-cross and copy it to a Pico with mpremote.
+# `make flash DRY_RUN=1` prints the exact commands instead of running them.
+flash: $(STAMP)
+	$(BIN)/python -m tools.flash --variant $(VARIANT) --port $(PORT) $(if $(DRY_RUN),--dry-run,)
+
+clean:
+	rm -rf $(VENV) build out *.egg-info
