@@ -1,0 +1,1 @@
+"""Subcommands of the `yariboard` command line."""
