@@ -1,0 +1,576 @@
+"""A position: board, hands, side to move; legal moves, make/unmake, check, game end.
+
+The board is a padded mailbox (a bytearray) so that sliding and jumping stop on a wall
+value without bounds checks. Moves are ints (see move.py) and the history keeps two ints
+per ply, so a long game costs a few kilobytes even on the Pico.
+"""
+from shogicore.errors import MoveError, SfenError
+from shogicore.move import PROMOTION
+from shogicore.variants import BLACK, KING, PAWN, WHITE, YARI, variant_by_name
+
+EMPTY = 0
+WALL = 32
+_MOVE_BITS = 21          # history record: move, then the captured piece, then a check flag
+_CHECK_FLAG = 1 << 26
+_HAND_KEYS = 20          # hash keys for hand counts 0..19 sit after the board squares
+
+
+def piece_kind(p):
+    return p & 15
+
+
+def piece_colour(p):
+    return p >> 4
+
+
+def _key_table(n, seed):
+    """n pseudo-random 15-bit ints: the product of two stays a small int on the Pico."""
+    keys = []
+    x = seed
+    for _ in range(n):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        keys.append((x >> 16) | 1)
+    return keys
+
+
+_PIECE_KEYS = _key_table(32, 7)
+_SIDE_KEY = 0x2AAAAAAA
+
+
+class Position:
+    """A shogi-family position that can play and take back moves in place."""
+
+    def __init__(self, variant=YARI, sfen=None):
+        self.variant = v = variant_by_name(variant)
+        self._square_keys = _key_table(v.size + _HAND_KEYS, 11 + v.size)
+        # _target[colour][piece]: may a piece of that colour move onto a square holding it?
+        self._target = (bytearray(33), bytearray(33))
+        for p in range(33):
+            if p == EMPTY or (p < WALL and piece_colour(p) == WHITE):
+                self._target[BLACK][p] = 1
+            if p == EMPTY or (p < WALL and piece_colour(p) == BLACK):
+                self._target[WHITE][p] = 1
+        self._root_sfen = sfen or v.start_sfen
+        self._set_sfen(self._root_sfen)
+
+    # -- SFEN ------------------------------------------------------------------------------
+    def _set_sfen(self, sfen):
+        v = self.variant
+        fields = sfen.split()
+        if len(fields) not in (3, 4):
+            raise SfenError("SFEN needs 3 or 4 fields (board side hands [move]), got %d"
+                            % len(fields))
+        board = bytearray(v.size)
+        for i in range(v.size):
+            board[i] = WALL
+        rows = fields[0].split("/")
+        if len(rows) != v.ranks:
+            raise SfenError("board has %d ranks, %s needs %d" % (len(rows), v.name, v.ranks))
+        counts = {}
+        for r, row in enumerate(rows):
+            file = v.files
+            i = 0
+            while i < len(row):
+                c = row[i]
+                if "1" <= c <= "9":
+                    n = int(c)
+                    for _ in range(n):
+                        if file >= 1:
+                            board[v.square(file, r + 1)] = EMPTY
+                        file -= 1
+                    i += 1
+                    continue
+                symbol = c
+                if c == "+":
+                    if i + 1 >= len(row):
+                        raise SfenError("rank %s ends with '+'" % chr(97 + r))
+                    i += 1
+                    symbol = "+" + row[i]
+                try:
+                    kind = v.kind_of(symbol.upper())
+                except KeyError:
+                    raise SfenError("unknown piece %r on rank %s" % (symbol, chr(97 + r)))
+                colour = BLACK if symbol.upper() == symbol else WHITE
+                if file >= 1:
+                    board[v.square(file, r + 1)] = kind | (colour << 4)
+                file -= 1
+                base = v.base[kind]
+                counts[base] = counts.get(base, 0) + 1
+                i += 1
+            if file != 0:
+                raise SfenError("rank %s has %d squares, %s needs %d"
+                                % (chr(97 + r), v.files - file, v.name, v.files))
+        if fields[1] not in ("b", "w"):
+            raise SfenError("side to move must be 'b' or 'w', got %r" % fields[1])
+        hands = (bytearray(16), bytearray(16))
+        if fields[2] != "-":
+            n = 0
+            for c in fields[2]:
+                if "0" <= c <= "9":
+                    n = n * 10 + int(c)
+                    continue
+                try:
+                    kind = v.kind_of(c.upper())
+                except KeyError:
+                    raise SfenError("unknown piece %r in hand" % c)
+                if kind not in v.hand_kinds:
+                    raise SfenError("a %s cannot be in hand" % c)
+                colour = BLACK if c.isupper() else WHITE
+                hands[colour][kind] += n or 1
+                counts[kind] = counts.get(kind, 0) + (n or 1)
+                n = 0
+            if n:
+                raise SfenError("hand %r ends with a count" % fields[2])
+        move_number = 1
+        if len(fields) == 4:
+            try:
+                move_number = int(fields[3])
+            except ValueError:
+                raise SfenError("move number must be a whole number, got %r" % fields[3])
+            if move_number < 1:
+                raise SfenError("move number must be at least 1, got %d" % move_number)
+        for kind in counts:
+            if counts[kind] > v.totals.get(kind, 0):
+                raise SfenError("too many %s: %d, a %s set has %d" % (
+                    v.symbol(kind), counts[kind], v.name, v.totals.get(kind, 0)))
+        self.board = board
+        self.hands = hands
+        self.side = BLACK if fields[1] == "b" else WHITE
+        self.move_number = move_number
+        self._check_board()
+        self._records = []
+        self._hashes = []
+        self.hash = self._full_hash()
+
+    def _check_board(self):
+        v = self.variant
+        kings = [[], []]
+        pawn_files = (set(), set())
+        for sq in v.squares:
+            p = self.board[sq]
+            if not p:
+                continue
+            kind, colour = p & 15, p >> 4
+            if kind == KING:
+                kings[colour].append(sq)
+            if v.depth[colour][sq] <= v.forced[kind]:
+                raise SfenError("%s on %s could never move" % (
+                    v.symbol(kind) if colour == BLACK else v.symbol(kind).lower(),
+                    v.square_name(sq)))
+            if kind == PAWN:
+                f = v.file_of(sq)
+                if f in pawn_files[colour]:
+                    raise SfenError("two %s pawns on file %d (nifu)" % (
+                        ("Black", "White")[colour], f))
+                pawn_files[colour].add(f)
+        for colour, name in ((BLACK, "Black"), (WHITE, "White")):
+            if len(kings[colour]) != 1:
+                raise SfenError("%s must have exactly one General, has %d"
+                                % (name, len(kings[colour])))
+        self.kings = [kings[BLACK][0], kings[WHITE][0]]
+        if self._attacked(self.kings[1 - self.side], self.side):
+            raise SfenError("the side not to move is in check")
+
+    def sfen(self):
+        v = self.variant
+        rows = []
+        for r in range(1, v.ranks + 1):
+            row = ""
+            empty = 0
+            for f in range(v.files, 0, -1):
+                p = self.board[v.square(f, r)]
+                if not p:
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                s = v.symbol(p & 15)
+                row += s if p >> 4 == BLACK else s.lower()
+            if empty:
+                row += str(empty)
+            rows.append(row)
+        hand = ""
+        for colour in (BLACK, WHITE):
+            for kind in v.hand_kinds:
+                n = self.hands[colour][kind]
+                if n:
+                    s = v.symbol(kind)
+                    hand += ("%d" % n if n > 1 else "") + (s if colour == BLACK else s.lower())
+        return "%s %s %s %d" % ("/".join(rows), "bw"[self.side], hand or "-", self.move_number)
+
+    def piece_at(self, sq):
+        return self.board[sq]
+
+    def hand_count(self, colour, kind):
+        return self.hands[colour][kind]
+
+    # -- hashing ---------------------------------------------------------------------------
+    def _full_hash(self):
+        keys = self._square_keys
+        h = _SIDE_KEY if self.side == WHITE else 0
+        for sq in self.variant.squares:
+            p = self.board[sq]
+            if p:
+                h ^= keys[sq] * _PIECE_KEYS[p]
+        hand_base = self.variant.size
+        for colour in (BLACK, WHITE):
+            for kind in self.variant.hand_kinds:
+                n = self.hands[colour][kind]
+                if n:
+                    h ^= keys[hand_base + n] * _PIECE_KEYS[kind | colour << 4]
+        return h
+
+    # -- attacks ---------------------------------------------------------------------------
+    def _attacked(self, sq, by):
+        """Is `sq` attacked by a piece of colour `by`?"""
+        board = self.board
+        v = self.variant
+        for delta, mask in v.step_attacks[by]:
+            p = board[sq + delta]
+            if p >> 4 == by and (mask >> (p & 15)) & 1:
+                return True
+        for delta, mask in v.slide_attacks[by]:
+            s = sq + delta
+            p = board[s]
+            while p == EMPTY:
+                s += delta
+                p = board[s]
+            if p >> 4 == by and (mask >> (p & 15)) & 1:
+                return True
+        return False
+
+    def in_check(self):
+        return self._attacked(self.kings[self.side], 1 - self.side)
+
+    def _pinned(self, side):
+        """Squares of `side`'s pieces that shield its General from an enemy slider."""
+        board = self.board
+        king = self.kings[side]
+        enemy = 1 - side
+        pinned = []
+        for delta, mask in self.variant.slide_attacks[enemy]:
+            s = king + delta
+            while board[s] == EMPTY:
+                s += delta
+            if board[s] >> 4 != side:
+                continue
+            t = s + delta
+            while board[t] == EMPTY:
+                t += delta
+            p = board[t]
+            if p >> 4 == enemy and (mask >> (p & 15)) & 1:
+                pinned.append(s)
+        return pinned
+
+    # -- make / unmake ---------------------------------------------------------------------
+    def _make(self, m):
+        """Play `m` on the board and hands; return the captured piece (0 for none)."""
+        board = self.board
+        side = self.side
+        keys = self._square_keys
+        to = m & 0xFF
+        frm = (m >> 8) & 0xFF
+        h = self.hash ^ _SIDE_KEY
+        captured = EMPTY
+        if frm == 0:
+            kind = (m >> 17) & 15
+            p = kind | (side << 4)
+            hand = self.hands[side]
+            n = hand[kind]
+            hb = self.variant.size
+            hp = _PIECE_KEYS[p]
+            h ^= keys[hb + n] * hp ^ keys[hb + n - 1] * hp
+            hand[kind] = n - 1
+        else:
+            p = board[frm]
+            h ^= keys[frm] * _PIECE_KEYS[p]
+            board[frm] = EMPTY
+            captured = board[to]
+            if captured:
+                h ^= keys[to] * _PIECE_KEYS[captured]
+                base = self.variant.base[captured & 15]
+                hand = self.hands[side]
+                n = hand[base]
+                hb = self.variant.size
+                hp = _PIECE_KEYS[base | (side << 4)]
+                h ^= keys[hb + n] * hp ^ keys[hb + n + 1] * hp
+                hand[base] = n + 1
+            if m & PROMOTION:
+                p |= 8
+            elif p & 15 == KING:
+                self.kings[side] = to
+        board[to] = p
+        h ^= keys[to] * _PIECE_KEYS[p]
+        self.hash = h
+        self.side = 1 - side
+        return captured
+
+    def _unmake(self, m, captured):
+        board = self.board
+        self.side = side = 1 - self.side
+        keys = self._square_keys
+        to = m & 0xFF
+        frm = (m >> 8) & 0xFF
+        p = board[to]
+        h = self.hash ^ _SIDE_KEY ^ keys[to] * _PIECE_KEYS[p]
+        hb = self.variant.size
+        if frm == 0:
+            hand = self.hands[side]
+            n = hand[p & 15]
+            h ^= keys[hb + n] * _PIECE_KEYS[p] ^ keys[hb + n + 1] * _PIECE_KEYS[p]
+            hand[p & 15] = n + 1
+            board[to] = EMPTY
+        else:
+            if m & PROMOTION:
+                p = self.variant.base[p & 15] | (side << 4)
+            elif p & 15 == KING:
+                self.kings[side] = frm
+            board[frm] = p
+            h ^= keys[frm] * _PIECE_KEYS[p]
+            board[to] = captured
+            if captured:
+                h ^= keys[to] * _PIECE_KEYS[captured]
+                base = self.variant.base[captured & 15]
+                hand = self.hands[side]
+                n = hand[base]
+                hp = _PIECE_KEYS[base | (side << 4)]
+                h ^= keys[hb + n] * hp ^ keys[hb + n - 1] * hp
+                hand[base] = n - 1
+        self.hash = h
+
+    def push(self, m):
+        """Play a move known to be legal (see is_legal / push_usi) and record it."""
+        self._hashes.append(self.hash)
+        captured = self._make(m)
+        record = m | (captured << _MOVE_BITS)
+        if self.in_check():
+            record |= _CHECK_FLAG
+        self._records.append(record)
+        self.move_number += 1
+
+    def pop(self):
+        """Take back the last move and return it."""
+        record = self._records.pop()
+        m = record & ((1 << _MOVE_BITS) - 1)
+        self._unmake(m, (record >> _MOVE_BITS) & 31)
+        self._hashes.pop()
+        self.move_number -= 1
+        return m
+
+    def push_usi(self, text):
+        from shogicore.notation import parse_usi
+        m = parse_usi(self.variant, text)
+        if not self.is_legal(m):
+            raise MoveError("illegal move %s in %s" % (text, self.sfen()))
+        self.push(m)
+        return m
+
+    def moves(self):
+        """The moves played since this position was set up, oldest first."""
+        mask = (1 << _MOVE_BITS) - 1
+        return [r & mask for r in self._records]
+
+    def last_move(self):
+        return self._records[-1] & ((1 << _MOVE_BITS) - 1) if self._records else None
+
+    def copy(self):
+        other = Position(self.variant, self._root_sfen)
+        for m in self.moves():
+            other.push(m)
+        return other
+
+    # -- move generation -------------------------------------------------------------------
+    def _safe(self, m):
+        """Does `m` leave the mover's General unattacked? (make, look, unmake)"""
+        side = self.side
+        captured = self._make(m)
+        safe = not self._attacked(self.kings[side], 1 - side)
+        self._unmake(m, captured)
+        return safe
+
+    def _add(self, out, frm, to, kind, test):
+        v = self.variant
+        depth = v.depth[self.side]
+        m = (frm << 8) | to
+        if v.promote[kind] and (depth[to] <= 3 or depth[frm] <= 3):
+            if test and not self._safe(m):
+                return
+            if depth[to] > v.forced[kind]:
+                out.append(m)
+            out.append(m | PROMOTION)
+        elif not test or self._safe(m):
+            out.append(m)
+
+    def _piece_moves(self, sq, out, in_check, pinned):
+        board = self.board
+        side = self.side
+        target = self._target[side]
+        kind = board[sq] & 15
+        test = in_check or kind == KING or sq in pinned
+        for d in self.variant.steps[side][kind]:
+            to = sq + d
+            if target[board[to]]:
+                self._add(out, sq, to, kind, test)
+        for d in self.variant.slides[side][kind]:
+            to = sq + d
+            t = board[to]
+            while t == EMPTY:
+                self._add(out, sq, to, kind, test)
+                to += d
+                t = board[to]
+            if target[t]:
+                self._add(out, sq, to, kind, test)
+
+    def _drop_moves(self, kind, out, in_check):
+        v = self.variant
+        side = self.side
+        board = self.board
+        depth = v.depth[side]
+        forced = v.forced[kind]
+        pawn_columns = None
+        if kind == PAWN:
+            pawn_columns = bytearray(v.stride)
+            own_pawn = PAWN | (side << 4)
+            for sq in v.squares:
+                if board[sq] == own_pawn:
+                    pawn_columns[sq % v.stride] = 1
+        base = kind << 17
+        for sq in v.squares:
+            if board[sq] or depth[sq] <= forced:
+                continue
+            if pawn_columns and pawn_columns[sq % v.stride]:
+                continue
+            m = base | sq
+            if in_check and not self._safe(m):
+                continue
+            if kind == PAWN and not v.pawn_drop_mate_legal and self._pawn_drop_mates(m):
+                continue
+            out.append(m)
+
+    def _pawn_drop_mates(self, m):
+        """Would this pawn drop give mate at once? (illegal in standard shogi)"""
+        side = self.side
+        ahead = (m & 0xFF) + self.variant.steps[side][PAWN][0]
+        if ahead != self.kings[1 - side]:
+            return False
+        captured = self._make(m)
+        mated = not self._has_legal_move()
+        self._unmake(m, captured)
+        return mated
+
+    def legal_moves(self):
+        """Every legal move of the side to move: board moves first, then drops."""
+        out = []
+        side = self.side
+        in_check = self.in_check()
+        pinned = () if in_check else self._pinned(side)
+        board = self.board
+        for sq in self.variant.squares:
+            p = board[sq]
+            if p and p >> 4 == side:
+                self._piece_moves(sq, out, in_check, pinned)
+        hand = self.hands[side]
+        for kind in self.variant.hand_kinds:
+            if hand[kind]:
+                self._drop_moves(kind, out, in_check)
+        return out
+
+    def _has_legal_move(self):
+        return bool(self.legal_moves())
+
+    def destinations(self, sq):
+        """Legal moves of the piece on `sq` (the squares the board lights when it is lifted)."""
+        out = []
+        p = self.board[sq]
+        if p == EMPTY or p == WALL or p >> 4 != self.side:
+            return out
+        in_check = self.in_check()
+        self._piece_moves(sq, out, in_check, () if in_check else self._pinned(self.side))
+        return out
+
+    def drops(self, kind):
+        """Legal drops of `kind` from the hand of the side to move."""
+        out = []
+        if self.hands[self.side][kind]:
+            self._drop_moves(kind, out, self.in_check())
+        return out
+
+    def is_legal(self, m):
+        frm = (m >> 8) & 0xFF
+        if frm == 0:
+            return m in self.drops((m >> 17) & 15)
+        if not self.variant.on_board(frm):
+            return False
+        return m in self.destinations(frm)
+
+    def gives_check(self, m):
+        captured = self._make(m)
+        check = self.in_check()
+        self._unmake(m, captured)
+        return check
+
+    def perft(self, depth):
+        """Number of move sequences of `depth` plies (leaves counted in bulk)."""
+        moves = self.legal_moves()
+        if depth <= 1:
+            return len(moves) if depth == 1 else 1
+        total = 0
+        for m in moves:
+            captured = self._make(m)
+            total += self.perft(depth - 1)
+            self._unmake(m, captured)
+        return total
+
+    # -- game end --------------------------------------------------------------------------
+    def status(self):
+        """None while play goes on, else (winner, reason); winner None is a draw."""
+        if not self._has_legal_move():
+            return (1 - self.side, "mate")
+        return self.repetition()
+
+    def repetition(self):
+        """(winner, 'perpetual-check' | 'repetition') once the position has repeated enough."""
+        h = self.hash
+        seen = [i for i, x in enumerate(self._hashes) if x == h]
+        if len(seen) + 1 < self.variant.repetitions:
+            return None
+        first = seen[len(seen) + 1 - self.variant.repetitions]
+        n = len(self._records)
+        only_checks = [True, True]
+        for i in range(first, n):
+            mover = self.side if (n - i) % 2 == 0 else 1 - self.side
+            if not self._records[i] & _CHECK_FLAG:
+                only_checks[mover] = False
+        if only_checks[BLACK] != only_checks[WHITE]:
+            checker = BLACK if only_checks[BLACK] else WHITE
+            return (1 - checker, "perpetual-check")
+        return (None, "repetition")
+
+    def impasse_points(self, colour):
+        v = self.variant
+        total = 0
+        for sq in v.squares:
+            p = self.board[sq]
+            if p and p >> 4 == colour:
+                total += v.points[v.base[p & 15]]
+        for kind in v.hand_kinds:
+            total += v.points[kind] * self.hands[colour][kind]
+        return total
+
+    def can_declare_impasse(self):
+        """Both Generals stand in their own promotion zones."""
+        depth = self.variant.depth
+        return depth[BLACK][self.kings[BLACK]] <= 3 and depth[WHITE][self.kings[WHITE]] <= 3
+
+    def impasse_result(self):
+        """(winner, 'impasse') by the point rule; MoveError when impasse cannot be declared."""
+        if not self.can_declare_impasse():
+            raise MoveError("impasse needs both Generals in their promotion zones")
+        need = self.variant.impasse_threshold
+        short = [self.impasse_points(c) < need for c in (BLACK, WHITE)]
+        if short[BLACK] and not short[WHITE]:
+            return (WHITE, "impasse")
+        if short[WHITE] and not short[BLACK]:
+            return (BLACK, "impasse")
+        return (None, "impasse")
