@@ -130,7 +130,7 @@ class Position:
             if move_number < 1:
                 raise SfenError("move number must be at least 1, got %d" % move_number)
         for kind in counts:
-            if counts[kind] > v.totals.get(kind, 0):
+            if kind != KING and counts[kind] > v.totals.get(kind, 0):
                 raise SfenError("too many %s: %d, a %s set has %d" % (
                     v.symbol(kind), counts[kind], v.name, v.totals.get(kind, 0)))
         self.board = board
