@@ -1,8 +1,8 @@
 """A game: a position plus how it ended (mate, repetition, resignation, impasse, illegal)."""
 from shogicore.errors import MoveError
-from shogicore.notation import parse_usi, to_usi
+from shogicore.usi import parse_usi, to_usi
 from shogicore.position import Position
-from shogicore.variants import YARI, variant_by_name
+from shogicore.variants import variant_by_name
 
 CASUAL = "casual"
 TOURNAMENT = "tournament"
@@ -11,7 +11,7 @@ TOURNAMENT = "tournament"
 class Game:
     """Rules for a whole game; the board firmware and the host both keep one."""
 
-    def __init__(self, variant=YARI, sfen=None, mode=CASUAL, handicap=None):
+    def __init__(self, variant="yari", sfen=None, mode=CASUAL, handicap=None):
         self.variant = variant_by_name(variant)
         if mode not in (CASUAL, TOURNAMENT):
             raise ValueError("mode must be %r or %r, got %r" % (CASUAL, TOURNAMENT, mode))

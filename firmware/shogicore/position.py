@@ -6,13 +6,14 @@ per ply, so a long game costs a few kilobytes even on the Pico.
 """
 from shogicore.errors import MoveError, SfenError
 from shogicore.move import PROMOTION
-from shogicore.variants import BLACK, KING, PAWN, WHITE, YARI, variant_by_name
+from shogicore.usi import parse_usi
+from shogicore.variants import _key_table
+from shogicore.variants import BLACK, KING, PAWN, WHITE, variant_by_name
 
 EMPTY = 0
 WALL = 32
 _MOVE_BITS = 21          # history record: move, then the captured piece, then a check flag
 _CHECK_FLAG = 1 << 26
-_HAND_KEYS = 20          # hash keys for hand counts 0..19 sit after the board squares
 
 
 def piece_kind(p):
@@ -23,33 +24,25 @@ def piece_colour(p):
     return p >> 4
 
 
-def _key_table(n, seed):
-    """n pseudo-random 15-bit ints: the product of two stays a small int on the Pico."""
-    keys = []
-    x = seed
-    for _ in range(n):
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        keys.append((x >> 16) | 1)
-    return keys
+def _targets(colour):
+    """_TARGETS[colour][piece]: may a piece of `colour` move onto a square holding `piece`?"""
+    table = bytearray(WALL + 1)
+    for p in range(1, WALL):
+        table[p] = piece_colour(p) != colour
+    table[EMPTY] = 1
+    return table
 
 
 _PIECE_KEYS = _key_table(32, 7)
 _SIDE_KEY = 0x2AAAAAAA
+_TARGETS = (_targets(BLACK), _targets(WHITE))
 
 
 class Position:
     """A shogi-family position that can play and take back moves in place."""
 
-    def __init__(self, variant=YARI, sfen=None):
+    def __init__(self, variant="yari", sfen=None):
         self.variant = v = variant_by_name(variant)
-        self._square_keys = _key_table(v.size + _HAND_KEYS, 11 + v.size)
-        # _target[colour][piece]: may a piece of that colour move onto a square holding it?
-        self._target = (bytearray(33), bytearray(33))
-        for p in range(33):
-            if p == EMPTY or (p < WALL and piece_colour(p) == WHITE):
-                self._target[BLACK][p] = 1
-            if p == EMPTY or (p < WALL and piece_colour(p) == BLACK):
-                self._target[WHITE][p] = 1
         self._root_sfen = sfen or v.start_sfen
         self._set_sfen(self._root_sfen)
 
@@ -207,7 +200,7 @@ class Position:
 
     # -- hashing ---------------------------------------------------------------------------
     def _full_hash(self):
-        keys = self._square_keys
+        keys = self.variant.keys
         h = _SIDE_KEY if self.side == WHITE else 0
         for sq in self.variant.squares:
             p = self.board[sq]
@@ -268,7 +261,7 @@ class Position:
         """Play `m` on the board and hands; return the captured piece (0 for none)."""
         board = self.board
         side = self.side
-        keys = self._square_keys
+        keys = self.variant.keys
         to = m & 0xFF
         frm = (m >> 8) & 0xFF
         h = self.hash ^ _SIDE_KEY
@@ -309,7 +302,7 @@ class Position:
     def _unmake(self, m, captured):
         board = self.board
         self.side = side = 1 - self.side
-        keys = self._square_keys
+        keys = self.variant.keys
         to = m & 0xFF
         frm = (m >> 8) & 0xFF
         p = board[to]
@@ -359,7 +352,6 @@ class Position:
         return m
 
     def push_usi(self, text):
-        from shogicore.notation import parse_usi
         m = parse_usi(self.variant, text)
         if not self.is_legal(m):
             raise MoveError("illegal move %s in %s" % (text, self.sfen()))
@@ -405,7 +397,7 @@ class Position:
     def _piece_moves(self, sq, out, in_check, pinned):
         board = self.board
         side = self.side
-        target = self._target[side]
+        target = _TARGETS[side]
         kind = board[sq] & 15
         test = in_check or kind == KING or sq in pinned
         for d in self.variant.steps[side][kind]:

@@ -19,6 +19,19 @@ GOLD_STEPS = (F, L, R, FL, FR, B)
 
 # Padding around the board: 2 ranks above and below (knight jumps), 1 column between rows.
 PAD_RANKS = 2
+HAND_KEYS = 20           # hash keys for hand counts 0..19 sit after the board squares
+VARIANT_NAMES = ("yari", "shogi")
+_built = {}
+
+
+def _key_table(n, seed):
+    """n pseudo-random 15-bit ints: the product of two stays a small int on the Pico."""
+    keys = []
+    x = seed
+    for _ in range(n):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        keys.append((x >> 16) | 1)
+    return keys
 
 
 class Kind:
@@ -54,17 +67,17 @@ class Variant:
                              for f in range(files, 0, -1))
         self.hand_kinds = tuple(k.kind for k in hand_order)
 
-        self.kinds = {}
+        self.symbols = [""] * 16
+        self.hodges_names = [""] * 16
         self.promote = bytearray(16)
         self.base = bytearray(16)
         self.forced = bytearray(16)
         self.points = bytearray(16)
         self.steps = ([()] * 16, [()] * 16)
         self.slides = ([()] * 16, [()] * 16)
-        self._by_symbol = {}
         for k in kinds:
-            self.kinds[k.kind] = k
-            self._by_symbol[k.symbol] = k.kind
+            self.symbols[k.kind] = k.symbol
+            self.hodges_names[k.kind] = k.hodges
             self.base[k.kind] = k.kind & 7 if k.kind & PROMOTED and k.kind != KING else k.kind
             self.forced[k.kind] = k.forced_ranks
             self.points[k.kind] = k.points
@@ -72,9 +85,12 @@ class Variant:
                 self.steps[colour][k.kind] = tuple(sign * self._offset(d) for d in k.steps)
                 self.slides[colour][k.kind] = tuple(sign * self._offset(d) for d in k.slides)
         for k in kinds:
-            promoted = self.kinds.get(k.kind | PROMOTED)
-            if not k.kind & PROMOTED and promoted and promoted.symbol[0] == "+":
-                self.promote[k.kind] = promoted.kind
+            promoted = k.kind | PROMOTED
+            if not k.kind & PROMOTED and self.symbols[promoted][:1] == "+":
+                self.promote[k.kind] = promoted
+        self.kinds = tuple(k.kind for k in kinds)
+        # Hash keys: one per square, then one per hand count (see Position.hash).
+        self.keys = _key_table(self.size + HAND_KEYS, 11 + self.size)
 
         # depth[colour][sq]: 1 on the colour's last rank, 2 on the one before, ...
         self.depth = (bytearray(self.size), bytearray(self.size))
@@ -132,14 +148,16 @@ class Variant:
 
     # -- kinds -----------------------------------------------------------------------------
     def symbol(self, kind):
-        return self.kinds[kind].symbol
+        return self.symbols[kind]
 
     def kind_of(self, symbol):
         """Kind of an SFEN symbol as Black writes it ('P', '+B'); KeyError if unknown."""
-        return self._by_symbol[symbol]
+        if symbol and symbol in self.symbols:
+            return self.symbols.index(symbol)
+        raise KeyError(symbol)
 
     def hodges(self, kind):
-        return self.kinds[kind].hodges
+        return self.hodges_names[kind]
 
     def promoted(self, kind):
         return self.promote[kind]
@@ -151,75 +169,28 @@ class Variant:
         return "<Variant %s>" % self.name
 
 
-def _yari():
-    pawn = Kind(1, "P", "P", steps=(F,), forced_ranks=1)
-    knight = Kind(2, "N", "YN", steps=KNIGHT_JUMPS, slides=(F,), forced_ranks=1)
-    bishop = Kind(3, "B", "YB", steps=(FL, FR), slides=(F,), forced_ranks=1, points=5)
-    rook = Kind(4, "R", "YR", slides=(F, L, R), points=5)
-    gold_steps, back = (F, L, R, FL, FR), (B,)
-    kinds = (
-        pawn, knight, bishop, rook,
-        Kind(KING, "K", "G", steps=ALL_8, points=0),
-        Kind(9, "+P", "+P", steps=(F, FL, FR), slides=back),
-        Kind(10, "+N", "+YN", steps=gold_steps, slides=back),
-        Kind(11, "+B", "+YB", steps=gold_steps, slides=back, points=5),
-        Kind(12, "+R", "+YR", slides=(F, B, L, R), points=5),
-    )
-    return Variant(
-        "yari", 7, 9, kinds,
-        start_sfen="rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1",
-        totals={1: 14, 2: 4, 3: 4, 4: 4, KING: 2},
-        repetitions=3, pawn_drop_mate_legal=True, impasse_threshold=26,
-        hand_order=(rook, bishop, knight, pawn),
-        handicaps={
-            # White (the handicapped side, to move first) loses pieces from its left: file 1.
-            "bishop": "rnnkb1r/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
-            "rook": "rnnkbb1/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
-            "two-pieces": "rnnkb2/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
-            "four-pieces": "1nnk3/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
-            "six-pieces": "3k3/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
-        },
-    )
-
-
-def _shogi():
-    diagonals, orthogonals = (FL, FR, BL, BR), (F, B, L, R)
-    pawn = Kind(1, "P", "P", steps=(F,), forced_ranks=1)
-    lance = Kind(2, "L", "L", slides=(F,), forced_ranks=1)
-    knight = Kind(3, "N", "N", steps=KNIGHT_JUMPS, forced_ranks=2)
-    silver = Kind(4, "S", "S", steps=(F, FL, FR, BL, BR))
-    bishop = Kind(5, "B", "B", slides=diagonals, points=5)
-    rook = Kind(6, "R", "R", slides=orthogonals, points=5)
-    gold = Kind(7, "G", "G", steps=GOLD_STEPS)
-    kinds = (
-        pawn, lance, knight, silver, bishop, rook, gold,
-        Kind(KING, "K", "K", steps=ALL_8, points=0),
-        Kind(9, "+P", "+P", steps=GOLD_STEPS),
-        Kind(10, "+L", "+L", steps=GOLD_STEPS),
-        Kind(11, "+N", "+N", steps=GOLD_STEPS),
-        Kind(12, "+S", "+S", steps=GOLD_STEPS),
-        Kind(13, "+B", "+B", steps=orthogonals, slides=diagonals, points=5),
-        Kind(14, "+R", "+R", steps=diagonals, slides=orthogonals, points=5),
-    )
-    return Variant(
-        "shogi", 9, 9, kinds,
-        start_sfen="lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-        totals={1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, KING: 2},
-        repetitions=4, pawn_drop_mate_legal=False, impasse_threshold=24,
-        hand_order=(rook, bishop, gold, silver, knight, lance, pawn),
-    )
-
-
-YARI = _yari()
-SHOGI = _shogi()
-VARIANTS = {"yari": YARI, "shogi": SHOGI}
-
-
 def variant_by_name(name):
-    """'yari' or 'shogi' (a Variant passes through); ValueError for anything else."""
+    """'yari' or 'shogi' (a Variant passes through); ValueError for anything else.
+
+    Each variant's tables are built on first use, so a Yari board never pays for shogi's.
+    """
     if isinstance(name, Variant):
         return name
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        raise ValueError("unknown variant %r (known: %s)" % (name, ", ".join(sorted(VARIANTS))))
+    if name not in _built:
+        if name == "yari":
+            from shogicore.yari_tables import build
+        elif name == "shogi":
+            from shogicore.shogi_tables import build
+        else:
+            raise ValueError("unknown variant %r (known: %s)" % (name, ", ".join(VARIANT_NAMES)))
+        _built[name] = build()
+    return _built[name]
+
+
+def __getattr__(name):
+    """YARI, SHOGI and VARIANTS (name -> variant) as module attributes, built when asked for."""
+    if name == "YARI" or name == "SHOGI":
+        return variant_by_name(name.lower())
+    if name == "VARIANTS":
+        return dict((n, variant_by_name(n)) for n in VARIANT_NAMES)
+    raise AttributeError(name)

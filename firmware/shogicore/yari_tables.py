@@ -1,0 +1,33 @@
+"""Yari Shogi (9 ranks x 7 files) as tables: built on first use by variants.variant_by_name."""
+from shogicore.variants import ALL_8, B, F, FL, FR, KING, KNIGHT_JUMPS, L, R, Kind, Variant
+
+
+def build():
+    pawn = Kind(1, "P", "P", steps=(F,), forced_ranks=1)
+    knight = Kind(2, "N", "YN", steps=KNIGHT_JUMPS, slides=(F,), forced_ranks=1)
+    bishop = Kind(3, "B", "YB", steps=(FL, FR), slides=(F,), forced_ranks=1, points=5)
+    rook = Kind(4, "R", "YR", slides=(F, L, R), points=5)
+    gold_steps, back = (F, L, R, FL, FR), (B,)
+    kinds = (
+        pawn, knight, bishop, rook,
+        Kind(KING, "K", "G", steps=ALL_8, points=0),
+        Kind(9, "+P", "+P", steps=(F, FL, FR), slides=back),
+        Kind(10, "+N", "+YN", steps=gold_steps, slides=back),
+        Kind(11, "+B", "+YB", steps=gold_steps, slides=back, points=5),
+        Kind(12, "+R", "+YR", slides=(F, B, L, R), points=5),
+    )
+    return Variant(
+        "yari", 7, 9, kinds,
+        start_sfen="rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1",
+        totals={1: 14, 2: 4, 3: 4, 4: 4, KING: 2},
+        repetitions=3, pawn_drop_mate_legal=True, impasse_threshold=26,
+        hand_order=(rook, bishop, knight, pawn),
+        handicaps={
+            # White (the handicapped side, to move first) loses pieces from its left: file 1.
+            "bishop": "rnnkb1r/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
+            "rook": "rnnkbb1/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
+            "two-pieces": "rnnkb2/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
+            "four-pieces": "1nnk3/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
+            "six-pieces": "3k3/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
+        },
+    )

