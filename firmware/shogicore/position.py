@@ -2,8 +2,10 @@
 
 The board is a padded mailbox (a bytearray) so that sliding and jumping stop on a wall
 value without bounds checks. Moves are ints (see move.py) and the history keeps two ints
-per ply, so a long game costs a few kilobytes even on the Pico.
+per ply in two int arrays, so a long game costs a few kilobytes even on the Pico.
 """
+from array import array
+
 from shogicore.errors import MoveError, SfenError
 from shogicore.move import PROMOTION
 from shogicore.usi import parse_usi
@@ -14,6 +16,7 @@ EMPTY = 0
 WALL = 32
 _MOVE_BITS = 21          # history record: move, then the captured piece, then a check flag
 _CHECK_FLAG = 1 << 26
+_HISTORY_RESERVE = 320   # plies of history reserved when a position is set up
 
 
 def piece_kind(p):
@@ -131,8 +134,12 @@ class Position:
         self.side = BLACK if fields[1] == "b" else WHITE
         self.move_number = move_number
         self._check_board()
-        self._records = []
-        self._hashes = []
+        # History: one record (move, captured piece, check flag) and the hash before the
+        # move, per ply, in int32 arrays reserved up front: growing them a few entries at a
+        # time would scatter copies over the Pico's small heap. `plies` counts valid entries.
+        self._records = array("i", bytes(4 * _HISTORY_RESERVE))
+        self._hashes = array("i", bytes(4 * _HISTORY_RESERVE))
+        self.plies = 0
         self.hash = self._full_hash()
 
     def _check_board(self):
@@ -334,20 +341,28 @@ class Position:
 
     def push(self, m):
         """Play a move known to be legal (see is_legal / push_usi) and record it."""
-        self._hashes.append(self.hash)
+        before = self.hash
         captured = self._make(m)
         record = m | (captured << _MOVE_BITS)
         if self.in_check():
             record |= _CHECK_FLAG
-        self._records.append(record)
+        n = self.plies
+        if n == len(self._records):
+            self._records.extend(array("i", bytes(4 * n)))   # double the reserve
+            self._hashes.extend(array("i", bytes(4 * n)))
+        self._records[n] = record
+        self._hashes[n] = before
+        self.plies = n + 1
         self.move_number += 1
 
     def pop(self):
         """Take back the last move and return it."""
-        record = self._records.pop()
+        if not self.plies:
+            raise MoveError("no move to take back")
+        self.plies -= 1
+        record = self._records[self.plies]
         m = record & ((1 << _MOVE_BITS) - 1)
         self._unmake(m, (record >> _MOVE_BITS) & 31)
-        self._hashes.pop()
         self.move_number -= 1
         return m
 
@@ -361,10 +376,10 @@ class Position:
     def moves(self):
         """The moves played since this position was set up, oldest first."""
         mask = (1 << _MOVE_BITS) - 1
-        return [r & mask for r in self._records]
+        return [self._records[i] & mask for i in range(self.plies)]
 
     def last_move(self):
-        return self._records[-1] & ((1 << _MOVE_BITS) - 1) if self._records else None
+        return self._records[self.plies - 1] & ((1 << _MOVE_BITS) - 1) if self.plies else None
 
     def copy(self):
         other = Position(self.variant, self._root_sfen)
@@ -524,11 +539,12 @@ class Position:
     def repetition(self):
         """(winner, 'perpetual-check' | 'repetition') once the position has repeated enough."""
         h = self.hash
-        seen = [i for i, x in enumerate(self._hashes) if x == h]
+        hashes = self._hashes
+        seen = [i for i in range(self.plies) if hashes[i] == h]
         if len(seen) + 1 < self.variant.repetitions:
             return None
         first = seen[len(seen) + 1 - self.variant.repetitions]
-        n = len(self._records)
+        n = self.plies
         only_checks = [True, True]
         for i in range(first, n):
             mover = self.side if (n - i) % 2 == 0 else 1 - self.side

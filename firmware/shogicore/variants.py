@@ -4,6 +4,7 @@ Moves are given as Black sees them: (columns right, ranks down), so forward is (
 Kinds are small ints; a promoted kind is its base kind | 8 and the General is 15 in every
 variant, so the rest of the core never branches on the variant.
 """
+from array import array
 
 BLACK = 0
 WHITE = 1
@@ -26,11 +27,11 @@ _built = {}
 
 def _key_table(n, seed):
     """n pseudo-random 15-bit ints: the product of two stays a small int on the Pico."""
-    keys = []
+    keys = array("H", bytes(2 * n))
     x = seed
-    for _ in range(n):
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        keys.append((x >> 16) | 1)
+    for i in range(n):
+        x = (x * 75 + 74) % 65537          # a 16-bit generator: no big ints on the Pico
+        keys[i] = (x >> 1) | 1
     return keys
 
 
@@ -63,9 +64,14 @@ class Variant:
         self.totals = totals
         self.stride = stride = files + 1
         self.size = (ranks + 2 * PAD_RANKS) * stride + 1
-        self.squares = tuple(self.square(f, r) for r in range(1, ranks + 1)
-                             for f in range(files, 0, -1))
-        self.hand_kinds = tuple(k.kind for k in hand_order)
+        squares = bytearray(files * ranks)     # every index fits a byte: boards up to 9x9
+        i = 0
+        for r in range(1, ranks + 1):
+            for f in range(files, 0, -1):
+                squares[i] = self.square(f, r)
+                i += 1
+        self.squares = bytes(squares)
+        self.hand_kinds = bytes([k.kind for k in hand_order])
 
         self.symbols = [""] * 16
         self.hodges_names = [""] * 16
@@ -82,13 +88,13 @@ class Variant:
             self.forced[k.kind] = k.forced_ranks
             self.points[k.kind] = k.points
             for colour, sign in ((BLACK, 1), (WHITE, -1)):
-                self.steps[colour][k.kind] = tuple(sign * self._offset(d) for d in k.steps)
-                self.slides[colour][k.kind] = tuple(sign * self._offset(d) for d in k.slides)
+                self.steps[colour][k.kind] = self._offsets(k.steps, sign)
+                self.slides[colour][k.kind] = self._offsets(k.slides, sign)
         for k in kinds:
             promoted = k.kind | PROMOTED
             if not k.kind & PROMOTED and self.symbols[promoted][:1] == "+":
                 self.promote[k.kind] = promoted
-        self.kinds = tuple(k.kind for k in kinds)
+        self.kinds = bytes([k.kind for k in kinds])
         # Hash keys: one per square, then one per hand count (see Position.hash).
         self.keys = _key_table(self.size + HAND_KEYS, 11 + self.size)
 
@@ -100,8 +106,9 @@ class Variant:
             self.depth[WHITE][sq] = ranks + 1 - r
         self.step_attacks, self.slide_attacks = self._attack_tables(kinds)
 
-    def _offset(self, d):
-        return d[1] * self.stride + d[0]
+    def _offsets(self, directions, sign):
+        """(columns, ranks) directions as Black sees them -> mailbox offsets for a side."""
+        return tuple([sign * (d[1] * self.stride + d[0]) for d in directions])
 
     def _attack_tables(self, kinds):
         """Per attacking colour: (delta from target to attacker, bitmask of kinds)."""
