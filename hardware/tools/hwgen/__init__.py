@@ -1,0 +1,1 @@
+"""Derives the hardware documents (netlist, drawings, BOM, power budget) from a board file."""

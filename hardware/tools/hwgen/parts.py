@@ -1,0 +1,114 @@
+"""The parts the board is built from: one entry per kind, used by the netlist and the BOM.
+
+Footprints name KiCad's standard libraries so the netlist loads into Pcbnew; the matrix and
+the LEDs are usually hand-wired under the board, the footprints then only matter for a
+controller board.
+"""
+
+
+class PartKind:
+    """A kind of part: how it appears in the netlist and in the BOM."""
+
+    def __init__(self, key, ref_prefix, value, description, footprint, example, pins, note=""):
+        self.key = key
+        self.ref_prefix = ref_prefix
+        self.value = value
+        self.description = description
+        self.footprint = footprint
+        self.example = example
+        self.pins = pins  # [(number, name)] in KiCad symbol order
+        self.note = note
+
+
+REED = PartKind(
+    "reed", "SW", "Reed switch NO",
+    "Glass reed switch, normally open, one under each square",
+    "Resistor_THT:R_Axial_DIN0414_L11.9mm_D4.5mm_P15.24mm_Horizontal",
+    "Littelfuse MDSR-4-12-23 (any NO glass reed, 10-20 AT, <= 15 mm)",
+    [(1, "1"), (2, "2")],
+    "pull-in 10-20 AT so a piece magnet closes it through the board but not from the next square",
+)
+DIODE = PartKind(
+    "diode", "D", "1N4148",
+    "Small-signal diode in series with each reed switch (no ghosting when pieces form a rectangle)",
+    "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
+    "onsemi 1N4148TR",
+    [(1, "K"), (2, "A")],
+    "cathode (ring) toward the row line",
+)
+LED = PartKind(
+    "led", "LED", "WS2812B",
+    "Addressable RGB LED, one under each square, chained",
+    "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
+    "Worldsemi WS2812B on a 30 LED/m strip or single-LED boards",
+    [(1, "VDD"), (2, "DOUT"), (3, "VSS"), (4, "DIN")],
+    "each LED needs its own 100 nF; strips and LED boards carry it",
+)
+PICO = PartKind(
+    "pico", "U", "Raspberry Pi Pico",
+    "Microcontroller board (RP2040), powered and connected over its micro-USB socket",
+    "Module:RaspberryPi_Pico_Common_THT",
+    "Raspberry Pi SC0915",
+    None,  # filled from pico.HEADER
+    "runs the MicroPython firmware; a Pico H (pre-soldered headers) works the same",
+)
+BUFFER = PartKind(
+    "buffer", "U", "74AHCT125",
+    "Quad buffer with 5 V TTL inputs: lifts the 3.3 V LED data to 5 V",
+    "Package_DIP:DIP-14_W7.62mm",
+    "Texas Instruments SN74AHCT125N",
+    [(1, "1OE"), (2, "1A"), (3, "1Y"), (4, "2OE"), (5, "2A"), (6, "2Y"), (7, "GND"),
+     (8, "3Y"), (9, "3A"), (10, "3OE"), (11, "4Y"), (12, "4A"), (13, "4OE"), (14, "VCC")],
+    "powered from 5 V; one gate used, the other three disabled",
+)
+SERIES_R = PartKind(
+    "series_r", "R", "330R",
+    "Series resistor in the LED data line, damps ringing on the cable to the first LED",
+    "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+    "Yageo MFR-25FBF52-330R",
+    [(1, "1"), (2, "2")],
+    "place close to the 74AHCT125 output",
+)
+BULK_C = PartKind(
+    "bulk_c", "C", "1000uF 10V",
+    "Bulk electrolytic capacitor across the LED supply at the first LED",
+    "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
+    "Panasonic EEU-FR1A102",
+    [(1, "+"), (2, "-")],
+    "mind the polarity: stripe (-) to GND",
+)
+DECOUPLING_C = PartKind(
+    "decoupling_c", "C", "100nF",
+    "Ceramic decoupling capacitor at the 74AHCT125 supply pins",
+    "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm",
+    "KEMET C320C104K5R5TA",
+    [(1, "1"), (2, "2")],
+)
+FUSE = PartKind(
+    "fuse", "F", "PTC 500mA",
+    "Resettable fuse between the Pico's VBUS and the LED supply",
+    "Capacitor_THT:C_Disc_D7.5mm_W5.0mm_P5.00mm",
+    "Bourns MF-R050",
+    [(1, "1"), (2, "2")],
+    "limits a short in the LED wiring before it reaches the USB port",
+)
+BUTTON = PartKind(
+    "button", "SW", "Push button",
+    "Tactile push button (promotion choice, drop menu, confirm)",
+    "Button_Switch_THT:SW_PUSH_6mm",
+    "Omron B3F-1000",
+    [(1, "1"), (2, "2")],
+    "wired between its GPIO and GND; the firmware enables the pull-up",
+)
+
+# Things the BOM lists that are not in the circuit.
+MAGNET = PartKind(
+    "magnet", "", "Neodymium disc 8x2 mm N35",
+    "Magnet glued into the base of each piece, centred",
+    "",
+    "any 8 x 2 mm N35 disc magnet, axially magnetised",
+    None,
+    "one per piece; glue all with the same pole down (reed switches do not care, "
+    "but a consistent pole keeps pieces from flipping each other over)",
+)
+
