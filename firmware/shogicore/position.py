@@ -16,7 +16,7 @@ EMPTY = 0
 WALL = 32
 _MOVE_BITS = 21          # history record: move, then the captured piece, then a check flag
 _CHECK_FLAG = 1 << 26
-_HISTORY_RESERVE = 320   # plies of history reserved when a position is set up
+_CHUNK = 32              # plies per history chunk
 
 
 def piece_kind(p):
@@ -134,11 +134,10 @@ class Position:
         self.side = BLACK if fields[1] == "b" else WHITE
         self.move_number = move_number
         self._check_board()
-        # History: one record (move, captured piece, check flag) and the hash before the
-        # move, per ply, in int32 arrays reserved up front: growing them a few entries at a
-        # time would scatter copies over the Pico's small heap. `plies` counts valid entries.
-        self._records = array("i", bytes(4 * _HISTORY_RESERVE))
-        self._hashes = array("i", bytes(4 * _HISTORY_RESERVE))
+        # History: per ply, a record (move, captured piece, check flag) and the hash before
+        # the move, as int32 pairs in chunks of _CHUNK plies. Small chunks fit the holes of
+        # a fragmented heap, where one growing array would need ever larger free blocks.
+        self._history = []
         self.plies = 0
         self.hash = self._full_hash()
 
@@ -347,11 +346,11 @@ class Position:
         if self.in_check():
             record |= _CHECK_FLAG
         n = self.plies
-        if n == len(self._records):
-            self._records.extend(array("i", bytes(4 * n)))   # double the reserve
-            self._hashes.extend(array("i", bytes(4 * n)))
-        self._records[n] = record
-        self._hashes[n] = before
+        if n // _CHUNK == len(self._history):
+            self._history.append(array("i", bytes(8 * _CHUNK)))
+        chunk = self._history[n // _CHUNK]
+        chunk[n % _CHUNK * 2] = record
+        chunk[n % _CHUNK * 2 + 1] = before
         self.plies = n + 1
         self.move_number += 1
 
@@ -360,7 +359,7 @@ class Position:
         if not self.plies:
             raise MoveError("no move to take back")
         self.plies -= 1
-        record = self._records[self.plies]
+        record = self._record(self.plies)
         m = record & ((1 << _MOVE_BITS) - 1)
         self._unmake(m, (record >> _MOVE_BITS) & 31)
         self.move_number -= 1
@@ -376,10 +375,16 @@ class Position:
     def moves(self):
         """The moves played since this position was set up, oldest first."""
         mask = (1 << _MOVE_BITS) - 1
-        return [self._records[i] & mask for i in range(self.plies)]
+        return [self._record(i) & mask for i in range(self.plies)]
 
     def last_move(self):
-        return self._records[self.plies - 1] & ((1 << _MOVE_BITS) - 1) if self.plies else None
+        return self._record(self.plies - 1) & ((1 << _MOVE_BITS) - 1) if self.plies else None
+
+    def _record(self, ply):
+        return self._history[ply // _CHUNK][ply % _CHUNK * 2]
+
+    def _hash_before(self, ply):
+        return self._history[ply // _CHUNK][ply % _CHUNK * 2 + 1]
 
     def copy(self):
         other = Position(self.variant, self._root_sfen)
@@ -429,31 +434,34 @@ class Position:
             if target[t]:
                 self._add(out, sq, to, kind, test)
 
-    def _drop_moves(self, kind, out, in_check):
+    def _pawn_columns(self):
+        """Columns (square % stride) that hold an unpromoted pawn of the side to move (nifu)."""
+        columns = bytearray(self.variant.stride)
+        own_pawn = PAWN | (self.side << 4)
+        for sq in self.variant.squares:
+            if self.board[sq] == own_pawn:
+                columns[sq % self.variant.stride] = 1
+        return columns
+
+    def _drop_ok(self, kind, sq, in_check, pawn_columns):
+        """May `kind` be dropped on `sq`? (hand count checked by the caller)"""
         v = self.variant
-        side = self.side
-        board = self.board
-        depth = v.depth[side]
-        forced = v.forced[kind]
-        pawn_columns = None
-        if kind == PAWN:
-            pawn_columns = bytearray(v.stride)
-            own_pawn = PAWN | (side << 4)
-            for sq in v.squares:
-                if board[sq] == own_pawn:
-                    pawn_columns[sq % v.stride] = 1
-        base = kind << 17
-        for sq in v.squares:
-            if board[sq] or depth[sq] <= forced:
-                continue
-            if pawn_columns and pawn_columns[sq % v.stride]:
-                continue
-            m = base | sq
-            if in_check and not self._safe(m):
-                continue
-            if kind == PAWN and not v.pawn_drop_mate_legal and self._pawn_drop_mates(m):
-                continue
-            out.append(m)
+        if self.board[sq] or v.depth[self.side][sq] <= v.forced[kind]:
+            return False
+        if kind == PAWN and pawn_columns[sq % v.stride]:
+            return False
+        m = (kind << 17) | sq
+        if in_check and not self._safe(m):
+            return False
+        return not (kind == PAWN and not v.pawn_drop_mate_legal and self._pawn_drop_mates(m))
+
+    def _drop_moves(self, kind, out, in_check, first_only=False):
+        pawn_columns = self._pawn_columns() if kind == PAWN else None
+        for sq in self.variant.squares:
+            if self._drop_ok(kind, sq, in_check, pawn_columns):
+                out.append((kind << 17) | sq)
+                if first_only:
+                    return
 
     def _pawn_drop_mates(self, m):
         """Would this pawn drop give mate at once? (illegal in standard shogi)"""
@@ -466,8 +474,12 @@ class Position:
         self._unmake(m, captured)
         return mated
 
-    def legal_moves(self):
-        """Every legal move of the side to move: board moves first, then drops."""
+    def legal_moves(self, first_only=False):
+        """Every legal move of the side to move: board moves first, then drops.
+
+        With `first_only`, stop at the first legal move found: deciding whether the game
+        goes on then never builds a long list (drops alone can number in the hundreds).
+        """
         out = []
         side = self.side
         in_check = self.in_check()
@@ -477,14 +489,18 @@ class Position:
             p = board[sq]
             if p and p >> 4 == side:
                 self._piece_moves(sq, out, in_check, pinned)
+                if first_only and out:
+                    return out
         hand = self.hands[side]
         for kind in self.variant.hand_kinds:
             if hand[kind]:
-                self._drop_moves(kind, out, in_check)
+                self._drop_moves(kind, out, in_check, first_only)
+                if first_only and out:
+                    return out
         return out
 
     def _has_legal_move(self):
-        return bool(self.legal_moves())
+        return bool(self.legal_moves(first_only=True))
 
     def destinations(self, sq):
         """Legal moves of the piece on `sq` (the squares the board lights when it is lifted)."""
@@ -506,7 +522,11 @@ class Position:
     def is_legal(self, m):
         frm = (m >> 8) & 0xFF
         if frm == 0:
-            return m in self.drops((m >> 17) & 15)
+            kind, to = (m >> 17) & 15, m & 0xFF
+            if m >> 21 or not self.hands[self.side][kind] or not self.variant.on_board(to):
+                return False
+            pawn_columns = self._pawn_columns() if kind == PAWN else None
+            return self._drop_ok(kind, to, self.in_check(), pawn_columns)
         if not self.variant.on_board(frm):
             return False
         return m in self.destinations(frm)
@@ -539,8 +559,7 @@ class Position:
     def repetition(self):
         """(winner, 'perpetual-check' | 'repetition') once the position has repeated enough."""
         h = self.hash
-        hashes = self._hashes
-        seen = [i for i in range(self.plies) if hashes[i] == h]
+        seen = [i for i in range(self.plies) if self._hash_before(i) == h]
         if len(seen) + 1 < self.variant.repetitions:
             return None
         first = seen[len(seen) + 1 - self.variant.repetitions]
@@ -548,7 +567,7 @@ class Position:
         only_checks = [True, True]
         for i in range(first, n):
             mover = self.side if (n - i) % 2 == 0 else 1 - self.side
-            if not self._records[i] & _CHECK_FLAG:
+            if not self._record(i) & _CHECK_FLAG:
                 only_checks[mover] = False
         if only_checks[BLACK] != only_checks[WHITE]:
             checker = BLACK if only_checks[BLACK] else WHITE

@@ -107,17 +107,21 @@ def _run_micropython(code, heapsize=None, path=FIRMWARE):
                           timeout=600)
 
 
-# Moves arrive one at a time, as they do on the board: one USI move per line.
+# Moves arrive one at a time, as they do on the board: one USI move per line. Collecting
+# after the imports and the set-up is what the firmware does too: it leaves the long-lived
+# objects packed together, and the heap's free space in one piece.
 GAME_SCRIPT = """
 import gc
 from shogicore import Position
+gc.collect()
 p = Position()
+gc.collect()
 with open(%r) as moves:
     for line in moves:
         p.push_usi(line.strip())
         p.status()
 gc.collect()
-print("plies", len(p.moves()), "free", gc.mem_free())
+print("plies", p.plies, "free", gc.mem_free())
 """
 
 
@@ -136,18 +140,21 @@ def compiled_script(code, tmp, name="probe"):
     return "import " + name
 
 
-def smallest_heap(code, path):
-    """Smallest -X heapsize (1 KB steps) at which `code` runs to the end."""
-    low, high = 4 * 1024, 512 * 1024
-    if _run_micropython(code, high, path).returncode != 0:
-        raise RuntimeError("fails even with %d bytes" % high)
-    while high - low > 1024:
-        mid = (low + high) // 2 // 1024 * 1024
-        if _run_micropython(code, mid, path).returncode == 0:
-            high = mid
+def smallest_heap(code, path, low=16, high=256, stable=8):
+    """Smallest -X heapsize in KB from which `code` runs to the end at `stable` sizes in a row.
+
+    Fragmentation makes success not strictly monotonic in the heap size, so the sizes are
+    tried in 1 KB steps rather than bisected.
+    """
+    first = None
+    for kb in range(low, high + 1):
+        if _run_micropython(code, kb * 1024, path).returncode == 0:
+            first = first or kb
+            if kb - first + 1 >= stable:
+                return first * 1024
         else:
-            low = mid
-    return high
+            first = None
+    raise RuntimeError("no stable heap size up to %d KB" % high)
 
 
 def compiled_core(tmp):
@@ -163,7 +170,7 @@ def compiled_core(tmp):
 
 
 def bench_memory():
-    print("-- MicroPython heap (unix port, -X heapsize bisection)")
+    print("-- MicroPython heap (unix port, -X heapsize in 1 KB steps, stable over 8 sizes)")
     with tempfile.TemporaryDirectory() as tmp:
         game = os.path.join(tmp, "game.txt")
         with open(game, "w") as f:
