@@ -1,0 +1,598 @@
+"""What did the person just do with the pieces? Occupancy changes in, moves and LEDs out.
+
+The reed switches see only presence, so the interpreter compares what they see with the
+occupancy the game's position implies. The difference (squares *missing* a piece, squares
+with an *extra* one), plus which squares were lifted since the last move, names the move in
+progress. A move counts only after the board has been still for `settle_ms`: a piece that
+merely passes over a square never stays that long. What presence cannot show (an optional
+promotion, the kind of a dropped piece) is offered on the destination square's LED and
+changed by re-seating the piece or pressing B. See docs/firmware-interpreter.md.
+
+Pure logic: no machine, files or serial; runs the same on MicroPython and CPython.
+"""
+from shogicore.game import CASUAL
+from shogicore.move import (drop_kind, is_drop, is_promotion, make_drop, make_move, move_from,
+                            move_to)
+
+from boardfw import ledlang
+
+SETTLE_MS = 300
+CHOICE_MS = 4000
+IMPASSE_ARM_MS = 3000
+
+NO_EVENTS = ()
+
+# Results that a casual take-back may undo (a resignation or declaration may not).
+UNDOABLE_ENDINGS = ("mate", "repetition", "perpetual-check")
+
+# What the difference between the board and the position looks like.
+MATCH = 0  # the board shows the position
+LIFT = 1  # own piece lifted (maybe with the piece it will capture)
+VICTIM = 2  # an opposing piece lifted that a move could capture
+MOVE = 3  # own piece gone from one square, on another (or on a re-placed victim)
+DROP = 4  # a piece on an empty square, nothing lifted
+UNDO = 5  # the last move physically reversed
+UNDO_PART = 6  # the last move is being reversed
+TAKEBACK = 7  # the last dropped piece lifted: A takes the drop back
+OTHER = 8  # none of these: refused once it settles
+
+
+class Interpreter:
+    """Turns debounced sensor changes and button presses into moves of one game."""
+
+    def __init__(self, game, now_ms=0, settle_ms=SETTLE_MS, choice_ms=CHOICE_MS):
+        self.settle_ms = settle_ms
+        self.choice_ms = choice_ms
+        self._out = None
+        self._seen = None
+        self._use_game(game)
+        seen = self._seen
+        for sq in self.variant.squares:
+            seen[sq] = 1 if self.pos.piece_at(sq) else 0
+        self._rebuild(now_ms)
+
+    # -- the controller's interface -----------------------------------------------------
+    def on_sensor(self, sq, occupied, now_ms):
+        """One debounced change of square `sq`; returns the events it caused."""
+        if not self.variant.on_board(sq):
+            raise ValueError("not a square of this board: %r" % (sq,))
+        occupied = 1 if occupied else 0
+        if self._seen[sq] == occupied:
+            return NO_EVENTS
+        self._settle(now_ms)
+        if self._choice is not None:
+            if sq == self._choice_sq:
+                if occupied and self._reseating:
+                    self._cycle_choice(now_ms)
+                self._reseating = not occupied
+                self._apply(sq, occupied, now_ms)
+                self._acted = True  # the choice layer owns this state until it ends
+                return self._take_events()
+            if self._reseating:
+                self._choice = None  # the piece went elsewhere: read the board afresh
+            else:
+                self._commit(self._choice[self._choice_i], now_ms)
+        self._apply(sq, occupied, now_ms)
+        return self._take_events()
+
+    def on_button(self, name, long_press, now_ms):
+        """Button 'A' or 'B', short or long press; returns the events it caused."""
+        if name not in ("A", "B"):
+            raise ValueError("no button %r (the board has 'A' and 'B')" % (name,))
+        self._settle(now_ms)
+        game = self.game
+        if long_press:
+            if name == "B":
+                self._emit(("new-game",))
+            elif game.result is None:
+                side = self.pos.side
+                game.resign(side)
+                self._choice = None
+                self._reseating = False
+                self._emit(("resign", side))
+                self._emit_game_over()
+        elif name == "A":
+            if self._reseating:
+                pass  # the offered piece is off the board: put it back first
+            elif self._choice is not None:
+                self._commit(self._choice[self._choice_i], now_ms)
+            elif self._shape == TAKEBACK and self._undo_allowed():
+                self._undo(now_ms)
+            elif game.result is None:
+                self._emit(("hint-request",))
+        elif self._choice is not None:
+            self._cycle_choice(now_ms)
+        elif game.result is None and self.pos.can_declare_impasse():
+            if self._impasse_ms is not None and now_ms - self._impasse_ms < IMPASSE_ARM_MS:
+                side = self.pos.side
+                game.declare_impasse(side)
+                self._impasse_ms = None
+                self._emit(("impasse", side))
+                self._emit_game_over()
+            else:
+                self._impasse_ms = now_ms
+        return self._take_events()
+
+    def tick(self, now_ms):
+        """Call every scan: commits a settled move, confirms a choice left alone."""
+        self._settle(now_ms)
+        if (self._choice is not None and not self._reseating
+                and now_ms - self._choice_ms >= self.choice_ms):
+            self._commit(self._choice[self._choice_i], now_ms)
+        if self._impasse_ms is not None and now_ms - self._impasse_ms >= IMPASSE_ARM_MS:
+            self._impasse_ms = None
+        return self._take_events()
+
+    def sync(self, occupied_squares, now_ms):
+        """A whole-board reading replaces the sensor picture; waits for set-up if it differs."""
+        occupied_squares = list(occupied_squares)
+        for sq in occupied_squares:
+            if not self.variant.on_board(sq):
+                raise ValueError("not a square of this board: %r" % (sq,))
+        seen = self._seen
+        for sq in self.variant.squares:
+            seen[sq] = 0
+        for sq in occupied_squares:
+            seen[sq] = 1
+        self._rebuild(now_ms)
+        self._enter_setup()
+        return self._take_events()
+
+    def set_game(self, game):
+        """A new game, a set-up position or a host undo; the sensor picture is kept."""
+        self._use_game(game)
+        self._rebuild(self._changed_ms)
+        self._enter_setup()
+        return self._take_events()
+
+    def order(self, move):
+        """The PC orders `move` (engine reply, replay): lit until the board shows it."""
+        if not self.pos.is_legal(move):
+            raise ValueError("ordered move is not legal here: %r" % (move,))
+        self._order = move
+        self._acted = False  # a board already showing it is matched at the next settle
+
+    def hint(self, move):
+        """Show `move` as a hint until the next move is made."""
+        if not self.pos.is_legal(move):
+            raise ValueError("hinted move is not legal here: %r" % (move,))
+        self._hint = move
+
+    def clear_guidance(self):
+        """Forget the ordered move and the hint (the PC changed its mind)."""
+        self._order = None
+        self._hint = None
+
+    def mismatch(self):
+        """Squares whose occupancy differs from the game's position."""
+        return self._missing + self._extra
+
+    def pending_choice(self):
+        """The move a pending choice currently offers, or None."""
+        return None if self._choice is None else self._choice[self._choice_i]
+
+    def phase(self):
+        """One word for the controller's status reports (see docs/firmware-interpreter.md)."""
+        if self._setup:
+            return "setup"
+        if self.game.result is not None:
+            return "game-over"
+        if self._choice is not None:
+            return "choice"
+        if self._refused:
+            return "refused"
+        if self._shape == TAKEBACK:
+            return "takeback"
+        return "idle" if self._shape == MATCH else "moving"
+
+    def frame(self, now_ms=0):
+        """[(square, style)] to light at `now_ms`, the most important style per square;
+        unlisted squares are dark. ledlang.colour(style, now_ms) resolves the blinking."""
+        out = []
+        pos = self.pos
+        if self._setup:
+            self._put_fix(out)
+            return self._unmark(out)
+        result = self.game.result
+        if result is not None:
+            winner = result[0]
+            for colour in (0, 1):
+                style = ledlang.DRAW if winner is None else (
+                    ledlang.WINNER if colour == winner else ledlang.LOSER)
+                self._put(out, pos.kings[colour], style)
+        elif self._refused:
+            self._put_fix(out)
+        if self._choice is not None:
+            self._put(out, self._choice_sq, self._choice_style())
+        shape = self._shape
+        if shape == TAKEBACK:
+            self._put(out, self._from, ledlang.TAKEBACK)
+        elif shape == UNDO_PART and self._to:
+            self._put(out, self._to, ledlang.FIX_PLACE)
+        if self._impasse_ms is not None and now_ms - self._impasse_ms < IMPASSE_ARM_MS:
+            self._put(out, pos.kings[0], ledlang.IMPASSE)
+            self._put(out, pos.kings[1], ledlang.IMPASSE)
+        self._put_move(out, self._order, ledlang.ORDER_FROM, ledlang.ORDER_TO)
+        if (shape == LIFT or shape == MOVE) and result is None:
+            self._put(out, self._from, ledlang.LIFTED)
+            for sq in self._destinations(self._from):
+                self._put(out, sq, ledlang.DESTINATION)
+        if self._check and result is None:
+            self._put(out, pos.kings[pos.side], ledlang.CHECK)
+        self._put_move(out, self._hint, ledlang.HINT_FROM, ledlang.HINT_TO)
+        self._put_move(out, pos.last_move(), ledlang.LAST_MOVE, ledlang.LAST_MOVE)
+        return self._unmark(out)
+
+    # -- state ----------------------------------------------------------------------------
+    def _use_game(self, game):
+        self.game = game
+        self.pos = game.position
+        self.variant = v = game.position.variant
+        if self._seen is None or len(self._seen) != v.size:
+            self._seen = bytearray(v.size)  # what the switches report
+            self._expected = bytearray(v.size)  # what the position implies
+            self._when = [0] * v.size  # sequence number of each square's last change
+            self._lifted_ms = [0] * v.size  # when each square last lost its piece
+            self._away_ms = [0] * v.size  # how long it then stayed empty
+            self._mark = bytearray(v.size)  # scratch for frame()
+        self._casual = game.mode == CASUAL
+        # Drop choices are offered cheapest first; hand_kinds is most valuable first.
+        self._drop_order = tuple(reversed(v.hand_kinds))
+        self._missing = []
+        self._extra = []
+        self._touched = []  # squares lifted since the last move that held a piece
+        self._seq = 0
+        self._order = None
+        self._hint = None
+        self._choice = None
+        self._choice_i = 0
+        self._choice_sq = 0
+        self._choice_ms = 0
+        self._reseating = False
+        self._impasse_ms = None
+        self._refused = False
+        self._setup = False
+
+    def _rebuild(self, now_ms):
+        """Recompute the expected occupancy and the difference after the position changed."""
+        pos = self.pos
+        seen = self._seen
+        expected = self._expected
+        missing = self._missing
+        extra = self._extra
+        del missing[:]
+        del extra[:]
+        del self._touched[:]
+        for sq in self.variant.squares:
+            e = 1 if pos.piece_at(sq) else 0
+            expected[sq] = e
+            if e and not seen[sq]:
+                missing.append(sq)
+            elif seen[sq] and not e:
+                extra.append(sq)
+        self._check = pos.in_check()
+        self._last_captured = self._probe_last_capture()
+        self._dests_from = 0
+        self._dests = []
+        self._choice = None
+        self._reseating = False
+        self._impasse_ms = None
+        self._refused = False
+        self._changed_ms = now_ms
+        self._classify()
+        self._acted = False
+
+    def _probe_last_capture(self):
+        """Did the last move capture? (take it back and look; it costs one pop and push)"""
+        pos = self.pos
+        m = pos.last_move()
+        if m is None or is_drop(m):
+            return False
+        pos.pop()
+        captured = pos.piece_at(move_to(m)) != 0
+        pos.push(m)
+        return captured
+
+    def _enter_setup(self):
+        self._setup = bool(self._missing or self._extra)
+        if not self._setup:
+            self._emit(("ready",))
+
+    def _apply(self, sq, occupied, now_ms):
+        """Record one sensor change and re-read what the board now shows."""
+        self._seen[sq] = occupied
+        self._seq += 1
+        self._when[sq] = self._seq
+        if occupied:
+            self._away_ms[sq] = now_ms - self._lifted_ms[sq]
+        else:
+            self._lifted_ms[sq] = now_ms
+        expected = self._expected[sq]
+        if occupied == expected:
+            if sq in self._missing:
+                self._missing.remove(sq)
+            if sq in self._extra:
+                self._extra.remove(sq)
+        elif occupied:
+            self._extra.append(sq)
+        else:
+            self._missing.append(sq)
+        if expected and not occupied and sq not in self._touched:
+            self._touched.append(sq)
+        self._changed_ms = now_ms
+        self._acted = False
+        self._classify()
+        if self._shape != OTHER:
+            self._refused = False
+        if self._setup and self._shape == MATCH:
+            self._setup = False
+            self._emit(("ready",))
+
+    def _classify(self):
+        """Name the difference between the board and the position (see the shape codes)."""
+        pos = self.pos
+        side = pos.side
+        missing = self._missing
+        extra = self._extra
+        n_missing = len(missing)
+        n_extra = len(extra)
+        self._from = self._to = 0
+        if not n_missing and not n_extra:
+            self._shape = MATCH
+            return
+        if self._undo_allowed() and self._classify_undo(n_missing, n_extra):
+            return
+        shape = OTHER
+        if n_missing == 1:
+            a = missing[0]
+            if pos.piece_at(a) >> 4 == side:
+                self._from = a
+                if n_extra == 1:
+                    self._to = extra[0]
+                    shape = MOVE
+                elif not n_extra:
+                    self._to = self._capture_target(a)
+                    shape = MOVE if self._to else LIFT
+            elif not n_extra and self._capturable(a):
+                self._from = a
+                shape = VICTIM
+        elif n_missing == 2 and not n_extra:
+            a, b = missing
+            if pos.piece_at(b) >> 4 == side:
+                a, b = b, a
+            if pos.piece_at(a) >> 4 == side and pos.piece_at(b) >> 4 != side:
+                self._from = a
+                shape = LIFT
+        elif not n_missing and n_extra == 1:
+            self._to = extra[0]
+            shape = DROP
+        self._shape = shape
+
+    def _classify_undo(self, n_missing, n_extra):
+        """Is the board showing the last move reversed, or on its way there?"""
+        last = self.pos.last_move()
+        to = move_to(last)
+        if is_drop(last):
+            if n_missing == 1 and not n_extra and self._missing[0] == to:
+                self._shape = TAKEBACK
+                self._from = to
+                return True
+            return False
+        frm = move_from(last)
+        if n_missing == 1 and self._missing[0] == to:
+            if not n_extra:
+                # The piece that just moved is lifted: a take-back or a capture begins.
+                self._shape = UNDO_PART
+                return True
+            if n_extra == 1 and self._extra[0] == frm:
+                self._shape = UNDO if not self._last_captured else UNDO_PART
+                self._to = to  # a captured piece must come back here
+                return True
+        elif (self._last_captured and not n_missing and n_extra == 1 and self._extra[0] == frm
+              and to in self._touched):
+            self._shape = UNDO
+            return True
+        return False
+
+    def _capture_target(self, frm):
+        """The square the piece lifted from `frm` went to by capturing, or 0.
+
+        That is the opposing square re-occupied last since `frm` was lifted, if its piece
+        could be captured from `frm` or was off the board for settle_ms or longer; a
+        piece knocked off its switch and back in less time is just a nudge.
+        """
+        side = self.pos.side
+        seen = self._seen
+        when = self._when
+        best = 0
+        best_when = when[frm]
+        reach = None
+        for sq in self._touched:
+            if seen[sq] and when[sq] > best_when and self.pos.piece_at(sq) >> 4 != side:
+                if self._away_ms[sq] < self.settle_ms:
+                    if reach is None:
+                        reach = self._destinations(frm)
+                    if sq not in reach:
+                        continue
+                best = sq
+                best_when = when[sq]
+        return best
+
+    def _capturable(self, sq):
+        for m in self.pos.legal_moves():
+            if move_to(m) == sq and not is_drop(m):
+                return True
+        return False
+
+    def _undo_allowed(self):
+        if not self._casual or self.pos.last_move() is None:
+            return False
+        result = self.game.result
+        return result is None or result[1] in UNDOABLE_ENDINGS
+
+    def _candidates(self):
+        """Legal moves the settled board could mean: promotion first; drops cheapest first."""
+        pos = self.pos
+        to = self._to
+        out = []
+        if self._shape == MOVE:
+            for m in pos.destinations(self._from):
+                if move_to(m) == to:
+                    if is_promotion(m):
+                        out.insert(0, m)
+                    else:
+                        out.append(m)
+        else:
+            side = pos.side
+            for kind in self._drop_order:
+                if pos.hand_count(side, kind) and pos.is_legal(make_drop(kind, to)):
+                    out.append(make_drop(kind, to))
+        return out
+
+    def _order_matches(self):
+        m = self._order
+        if move_to(m) != self._to:
+            return False
+        if is_drop(m):
+            return self._shape == DROP
+        return self._shape == MOVE and move_from(m) == self._from
+
+    # -- deciding -------------------------------------------------------------------------
+    def _settle(self, now_ms):
+        """Act on a board state that has been still for settle_ms (once per state)."""
+        if self._acted or now_ms - self._changed_ms < self.settle_ms:
+            return
+        self._acted = True
+        if self._setup or self._choice is not None:
+            return
+        shape = self._shape
+        if shape == UNDO:
+            self._undo(now_ms)
+            return
+        if self.game.result is not None:
+            return
+        if shape == MOVE or shape == DROP:
+            if self._order is not None:
+                if self._order_matches():
+                    self._commit(self._order, now_ms)
+                else:
+                    self._refuse("not-the-ordered-move")
+                return
+            candidates = self._candidates()
+            if len(candidates) == 1:
+                self._commit(candidates[0], now_ms)
+            elif candidates:
+                self._offer(candidates, now_ms)
+            elif not self._casual and (shape == MOVE or self._hand_size()):
+                self._record_illegal()
+            else:
+                self._refuse("illegal-move")
+        elif shape == OTHER:
+            self._refuse("board-mismatch")
+
+    def _hand_size(self):
+        pos = self.pos
+        return sum(pos.hand_count(pos.side, kind) for kind in self.variant.hand_kinds)
+
+    def _offer(self, candidates, now_ms):
+        self._choice = candidates
+        self._choice_i = 0
+        self._choice_sq = self._to
+        self._choice_ms = now_ms
+        self._reseating = False
+        self._emit(("choice", candidates[0]))
+
+    def _cycle_choice(self, now_ms):
+        self._choice_i = (self._choice_i + 1) % len(self._choice)
+        self._choice_ms = now_ms
+        self._emit(("choice", self._choice[self._choice_i]))
+
+    def _choice_style(self):
+        m = self._choice[self._choice_i]
+        if is_drop(m):
+            return ledlang.DROP_CHOICE[self.variant.symbol(drop_kind(m))]
+        return ledlang.CHOICE_PROMOTE if is_promotion(m) else ledlang.CHOICE_KEEP
+
+    def _refuse(self, reason):
+        if not self._refused:
+            self._refused = True
+            self._emit(("refused", reason))
+
+    def _record_illegal(self):
+        """Tournament: the mover loses; the move is named when the board shows one."""
+        pos = self.pos
+        side = pos.side
+        m = None
+        if self._shape == MOVE:
+            m = make_move(self._from, self._to)
+        else:
+            held = [k for k in self.variant.hand_kinds if pos.hand_count(side, k)]
+            if len(held) == 1:
+                m = make_drop(held[0], self._to)
+        if m is None:
+            self.game.illegal(side)
+        else:
+            self.game.play(m)
+        self._emit(("illegal", m))
+        self._emit_game_over()
+
+    def _commit(self, m, now_ms):
+        self.game.play(m)
+        self._order = None
+        self._hint = None
+        self._rebuild(now_ms)
+        self._emit(("move", m))
+        self._emit_game_over()
+
+    def _undo(self, now_ms):
+        m = self.game.undo()
+        self._order = None
+        self._hint = None
+        self._rebuild(now_ms)
+        self._emit(("undo", m))
+
+    def _emit_game_over(self):
+        result = self.game.result
+        if result is not None:
+            self._emit(("game-over", result[0], result[1]))
+
+    def _emit(self, event):
+        if self._out is None:
+            self._out = []
+        self._out.append(event)
+
+    def _take_events(self):
+        out = self._out
+        self._out = None
+        return out if out is not None else NO_EVENTS
+
+    # -- frame helpers --------------------------------------------------------------------
+    def _destinations(self, frm):
+        """Squares the lifted piece may go to; computed once per lift."""
+        if self._dests_from != frm:
+            self._dests_from = frm
+            self._dests = [move_to(m) for m in self.pos.destinations(frm)]
+        return self._dests
+
+    def _put(self, out, sq, style):
+        if sq and not self._mark[sq]:
+            self._mark[sq] = 1
+            out.append((sq, style))
+
+    def _put_move(self, out, m, from_style, to_style):
+        if m is not None:
+            if not is_drop(m):
+                self._put(out, move_from(m), from_style)
+            self._put(out, move_to(m), to_style)
+
+    def _put_fix(self, out):
+        for sq in self._missing:
+            self._put(out, sq, ledlang.FIX_PLACE)
+        for sq in self._extra:
+            self._put(out, sq, ledlang.FIX_LIFT)
+
+    def _unmark(self, out):
+        mark = self._mark
+        for sq, _ in out:
+            mark[sq] = 0
+        return out
