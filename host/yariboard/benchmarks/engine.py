@@ -1,0 +1,52 @@
+"""`yariboard bench engine`: built-in engine speed (nodes per second, depth reached in 1 s
+and 5 s) on three Yari middlegames, then its match scores against the random mover (40 games)
+and the one-ply greedy player (20 games). The matches take a few minutes; each game's result
+is printed as it finishes."""
+import time
+
+from shogicore.position import Position
+from shogicore.variants import BLACK, WHITE, YARI
+
+from yariboard.engine import Engine
+from yariboard.players import GreedyPlayer, RandomPlayer, play_game
+
+# Reached by seeded self-play of the engine at level 2 (35 plies from the start): one side
+# ahead, one with pieces in hand (many drops), one level.
+MIDDLEGAMES = (
+    ("middlegame-1", "4kb+R/r1n1b2/pppppp1/2n4/1P5/2P1P2/P1BPNP+r/B2K3/2R1N1+p b p 35"),
+    ("middlegame-2", "r1k2+N1/2nr3/p2b1pp/1p2p2/2p2PP/PP1p3/1BPNPN1/3B3/2RK2R b Bp 35"),
+    ("middlegame-3", "2nk3/3rb2/2pp1rp/pn2pp1/1pP1b2/P2B2P/1P1PPP1/R2BR2/3KNN1 b - 35"),
+)
+SEARCH_SECONDS = (1, 5)
+MATCH_DEPTH = 2
+MATCHES = ((RandomPlayer, 40), (GreedyPlayer, 20))
+
+
+def run():
+    for label, sfen in MIDDLEGAMES:
+        position = Position(YARI, sfen)
+        for seconds in SEARCH_SECONDS:
+            result = Engine().search(position, time_limit=seconds)
+            print("%s %ds depth: %d" % (label, seconds, result.depth), flush=True)
+            print("%s %ds nodes per second: %d"
+                  % (label, seconds, result.nodes / max(result.seconds, 1e-9)), flush=True)
+    for opponent_class, games in MATCHES:
+        wins = draws = 0
+        start = time.monotonic()
+        for game in range(games):
+            engine_colour = BLACK if game % 2 == 0 else WHITE
+            engine, opponent = Engine(seed=game), opponent_class(seed=game)
+            black, white = (engine, opponent) if engine_colour == BLACK else (opponent, engine)
+            outcome = play_game(black, white, depth=MATCH_DEPTH)
+            wins += outcome.winner == engine_colour
+            draws += outcome.winner is None
+            print("vs %s game %d: %s by %s in %d plies" % (
+                opponent.name, game + 1,
+                "win" if outcome.winner == engine_colour else
+                "draw" if outcome.winner is None else "loss",
+                outcome.reason, len(outcome.moves)), flush=True)
+        print("vs %s (depth %d) score: %d wins, %d draws, %d losses of %d (%.0f%%)" % (
+            opponent_class.name, MATCH_DEPTH, wins, draws, games - wins - draws, games,
+            100.0 * wins / games), flush=True)
+        print("vs %s seconds per game: %.1f" % (
+            opponent_class.name, (time.monotonic() - start) / games), flush=True)

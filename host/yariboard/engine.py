@@ -1,0 +1,563 @@
+"""The built-in engine: alpha-beta search on the shared rules core.
+
+Every move it considers comes from `shogicore` (legal move generation, push/pop, hashing), so
+the engine can never disagree with the board about the rules; this module only decides which
+legal move is best. The search is iterative deepening principal-variation search with a
+capture quiescence search, a transposition table keyed by `Position.hash`, TT-move / MVV-LVA /
+killer / history move ordering, and an evaluation of material (board and hand, promotion)
+plus a small piece-square term, updated incrementally move by move.
+
+The interface shared with the USI adapter and the test players is `search(position,
+time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md.
+"""
+import random
+import time
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from shogicore.move import is_drop, is_promotion, drop_kind, move_from, move_to
+from shogicore.position import piece_colour, piece_kind
+from shogicore.variants import BLACK, WHITE
+
+MATE_SCORE = 100000
+MAX_PLY = 128
+# Scores beyond this are mate scores: MATE_SCORE minus the distance in plies.
+MATE_BOUND = MATE_SCORE - MAX_PLY
+INFINITY = MATE_SCORE + 1
+MAX_DEPTH = 64
+TT_MAX_ENTRIES = 1 << 20
+# How often (in nodes) the clock is read: at 5-20k nodes per second, every 15-50 ms.
+TIME_CHECK_NODES = 256
+QUIESCENCE_MAX_PLIES = 8
+FUTILITY_MARGIN = 150
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+@dataclass
+class SearchResult:
+    """What any engine (built-in, USI, test player) answers for one position.
+
+    `move` is a shogicore move (None when the engine resigns or declares a win), `score`
+    centipawns for the side to move, `mate` plies to mate (positive: the side to move mates,
+    negative: it is mated; None when no mate was seen).
+    """
+    move: Optional[int]
+    score: int = 0
+    mate: Optional[int] = None
+    depth: int = 0
+    nodes: int = 0
+    pv: List[int] = field(default_factory=list)
+    seconds: float = 0.0
+    resign: bool = False
+    declare_win: bool = False
+
+
+@dataclass(frozen=True)
+class Level:
+    """A playing strength: a depth cap, a time budget per move and root-score noise (cp)."""
+    depth: int
+    seconds: float
+    noise: int
+
+
+# Level 1 plays almost at random among sensible moves; the top level searches until time runs out.
+LEVELS = {
+    1: Level(depth=1, seconds=0.5, noise=400),
+    2: Level(depth=1, seconds=0.5, noise=150),
+    3: Level(depth=2, seconds=1.0, noise=60),
+    4: Level(depth=2, seconds=1.0, noise=15),
+    5: Level(depth=3, seconds=2.0, noise=0),
+    6: Level(depth=4, seconds=3.0, noise=0),
+    7: Level(depth=6, seconds=5.0, noise=0),
+    8: Level(depth=MAX_DEPTH, seconds=10.0, noise=0),
+}
+DEFAULT_LEVEL = 5
+
+# Centipawn values of each piece on the board, by its SFEN symbol as Black.
+# Yari: the Yari Rook is the strongest unpromoted piece; a promoted Pawn (Yari Silver) gains
+# most, like a tokin; the Yari Bishop and Knight both become a Yari Gold.
+BOARD_VALUES = {
+    "yari": {"P": 100, "N": 380, "B": 400, "R": 700,
+             "+P": 430, "+N": 550, "+B": 550, "+R": 1000, "K": 0},
+    "shogi": {"P": 90, "L": 315, "N": 405, "S": 495, "G": 540, "B": 855, "R": 990,
+              "+P": 540, "+L": 540, "+N": 540, "+S": 540, "+B": 945, "+R": 1395, "K": 0},
+}
+# A piece in hand can be dropped almost anywhere: worth a little more than on the board.
+HAND_BONUS_PERCENT = 10
+
+
+class _Tables:
+    """Per-variant lookup tables, signed for Black (+) and White (-), indexed by piece code."""
+
+    def __init__(self, variant):
+        self.variant = variant
+        values = BOARD_VALUES[variant.name]
+        size = max(variant.squares) + 1
+        king = variant.kind_of("K")
+        kinds = [king]
+        for kind in variant.hand_kinds:
+            kinds.append(kind)
+            promoted = variant.promoted(kind)
+            if promoted and promoted != kind:
+                kinds.append(promoted)
+        # worth[piece]: unsigned value, for move ordering and pruning.
+        self.worth = [0] * 32
+        # square_value[piece][sq]: signed value of that piece standing on that square.
+        self.square_value = [None] * 32
+        # hand_value[colour][kind]: signed value of one piece of that kind in that hand.
+        self.hand_value = [[0] * 16, [0] * 16]
+        # unpromoted[kind]: the kind a captured piece becomes in hand.
+        self.unpromoted = list(range(16))
+        # promoted[kind]: the kind after a promoting move.
+        self.promoted = list(range(16))
+        for kind in kinds:
+            symbol = variant.symbol(kind)
+            base = variant.unpromoted(kind) or kind
+            self.unpromoted[kind] = base
+            promo = variant.promoted(kind)
+            if promo:
+                self.promoted[kind] = promo
+            for colour, sign in ((BLACK, 1), (WHITE, -1)):
+                piece = kind | (colour << 4)
+                self.worth[piece] = values[symbol]
+                self.square_value[piece] = [0] * size
+                for sq in variant.squares:
+                    bonus = _placement_bonus(variant, symbol, colour, sq)
+                    self.square_value[piece][sq] = sign * (values[symbol] + bonus)
+        for kind in variant.hand_kinds:
+            in_hand = values[variant.symbol(kind)] * (100 + HAND_BONUS_PERCENT) // 100
+            self.hand_value[BLACK][kind] = in_hand
+            self.hand_value[WHITE][kind] = -in_hand
+
+
+def _placement_bonus(variant, symbol, colour, sq):
+    """A small positional term: pieces gain by advancing, the General by staying home."""
+    ranks = variant.ranks
+    rank = variant.rank_of(sq)
+    advance = ranks - rank if colour == BLACK else rank - 1  # 0 on the own last rank
+    if symbol == "K":
+        return 30 - 15 * advance if advance < 3 else -15 * advance
+    if symbol.startswith("+"):
+        return 0
+    if symbol == "P":
+        return 4 * advance
+    # Centre files are worth a little: pieces there reach both wings.
+    centre = (variant.files + 1) / 2.0
+    return 2 * advance - int(3 * abs(variant.file_of(sq) - centre))
+
+
+_TABLES = {}
+
+
+def tables_for(variant):
+    tables = _TABLES.get(variant.name)
+    if tables is None:
+        tables = _TABLES[variant.name] = _Tables(variant)
+    return tables
+
+
+def evaluate_black(position):
+    """Static evaluation in centipawns from Black's side (material, hands, placement)."""
+    tables = tables_for(position.variant)
+    total = 0
+    piece_at = position.piece_at
+    square_value = tables.square_value
+    for sq in position.variant.squares:
+        piece = piece_at(sq)
+        if piece:
+            total += square_value[piece][sq]
+    for colour in (BLACK, WHITE):
+        hand_value = tables.hand_value[colour]
+        for kind in position.variant.hand_kinds:
+            count = position.hand_count(colour, kind)
+            if count:
+                total += count * hand_value[kind]
+    return total
+
+
+def material_black(position):
+    """Material only (pieces on the board and in hand, no placement), from Black's side."""
+    tables = tables_for(position.variant)
+    total = 0
+    for sq in position.variant.squares:
+        piece = position.piece_at(sq)
+        if piece:
+            total += tables.worth[piece] if piece_colour(piece) == BLACK else -tables.worth[piece]
+    for kind in position.variant.hand_kinds:
+        total += (position.hand_count(BLACK, kind) - position.hand_count(WHITE, kind)) \
+            * tables.hand_value[BLACK][kind]
+    return total
+
+
+def evaluate(position):
+    """Static evaluation in centipawns for the side to move."""
+    score = evaluate_black(position)
+    return score if position.side == BLACK else -score
+
+
+def move_delta(tables, position, m):
+    """How much `m` changes `evaluate_black`; computed before the move is pushed."""
+    to = move_to(m)
+    side = position.side
+    if is_drop(m):
+        kind = drop_kind(m)
+        return tables.square_value[kind | (side << 4)][to] - tables.hand_value[side][kind]
+    frm = move_from(m)
+    piece = position.piece_at(frm)
+    moved = piece
+    if is_promotion(m):
+        moved = tables.promoted[piece_kind(piece)] | (side << 4)
+    delta = tables.square_value[moved][to] - tables.square_value[piece][frm]
+    captured = position.piece_at(to)
+    if captured:
+        delta -= tables.square_value[captured][to]
+        delta += tables.hand_value[side][tables.unpromoted[piece_kind(captured)]]
+    return delta
+
+
+def mate_plies(score):
+    """Plies to mate for a mate score (negative when the side to move is mated), else None."""
+    if score >= MATE_BOUND:
+        return MATE_SCORE - score
+    if score <= -MATE_BOUND:
+        return -(MATE_SCORE + score)
+    return None
+
+
+class _OutOfTime(Exception):
+    """Raised inside the search when the clock runs out; the last full iteration stands."""
+
+
+class Engine:
+    """The built-in engine. One instance keeps its hash table between moves of a game."""
+
+    name = "yariboard built-in"
+
+    def __init__(self, level=DEFAULT_LEVEL, seed=None):
+        if level not in LEVELS:
+            raise ValueError("engine level must be one of %s, not %r" % (sorted(LEVELS), level))
+        self.level = LEVELS[level]
+        self.rng = random.Random(seed)
+        self.tt = {}
+        self.history = {}
+
+    def new_game(self):
+        """Forget what was learnt about the previous game's positions."""
+        self.tt.clear()
+        self.history.clear()
+
+    def close(self):
+        """Nothing to release; present so every engine can be closed the same way."""
+        self.tt.clear()
+
+    def search(self, position, time_limit=None, depth=None):
+        """Best move for the side to move in `position` (left unchanged).
+
+        With neither limit, the level's depth and time apply; with only `depth`, no clock;
+        with only `time_limit` (seconds), iterative deepening until the time is used.
+        """
+        if time_limit is None and depth is None:
+            time_limit, depth = self.level.seconds, self.level.depth
+        elif depth is None:
+            depth = MAX_DEPTH
+        depth = max(1, min(depth, MAX_DEPTH))
+        start = time.monotonic()
+        self._deadline = start + time_limit if time_limit is not None else None
+        self._pos = position.copy()
+        self._tables = tables_for(position.variant)
+        self._seen = _history_keys(self._pos)
+        self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.nodes = 0
+        if len(self.tt) > TT_MAX_ENTRIES:
+            self.tt.clear()
+
+        root_moves = self._pos.legal_moves()
+        if not root_moves:
+            return SearchResult(move=None, score=-MATE_SCORE, mate=0, resign=True,
+                                seconds=time.monotonic() - start)
+        root_eval = evaluate_black(self._pos)
+        root_key = node_key(self._pos, root_eval)
+        self._seen[root_key] = 1
+        entry = self.tt.get(root_key)
+        root_moves = self._order(root_moves, entry[3] if entry else 0, 0)
+        root_ply = len(self._pos.moves())
+        best = None
+        for iteration in range(1, depth + 1):
+            try:
+                score, move = self._search_root(root_moves, iteration, root_eval)
+            except _OutOfTime:
+                for _ in range(len(self._pos.moves()) - root_ply):
+                    self._pos.pop()  # unwind the interrupted line back to the root
+                break
+            root_moves.remove(move)
+            root_moves.insert(0, move)
+            best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=iteration)
+            mate = best.mate
+            if mate is not None and abs(mate) <= iteration:
+                break  # a mate within the full-width horizon cannot get shorter
+            if len(root_moves) == 1:
+                break
+            if self._deadline is not None and time.monotonic() - start > 0.5 * time_limit:
+                break  # the next iteration would not finish in time
+        if best is None:
+            # Not even depth 1 finished: play the first ordered move rather than nothing.
+            best = SearchResult(move=root_moves[0], score=evaluate(self._pos))
+        best.nodes = self.nodes
+        best.pv = self._principal_variation(best.move, best.depth)
+        best.seconds = time.monotonic() - start
+        return best
+
+    # -- search ---------------------------------------------------------------------------
+
+    def _search_root(self, moves, depth, root_eval):
+        pos = self._pos
+        tables = self._tables
+        noise = self.level.noise
+        alpha, beta = -INFINITY, INFINITY
+        best_choice, best_score, best_move = -INFINITY, -INFINITY, moves[0]
+        for index, m in enumerate(moves):
+            child_eval = root_eval + move_delta(tables, pos, m)
+            pos.push(m)
+            if index == 0 or noise:
+                # With noise every root move needs its exact score, not just a bound.
+                score = -self._negamax(depth - 1, -beta, -alpha, 1, child_eval, True)
+            else:
+                score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1, child_eval, False)
+                if alpha < score < beta:
+                    score = -self._negamax(depth - 1, -beta, -score, 1, child_eval, True)
+            pos.pop()
+            choice = score
+            if noise and abs(score) < MATE_BOUND:
+                choice += self.rng.randint(0, noise)
+            if choice > best_choice:
+                best_choice, best_score, best_move = choice, score, m
+                if not noise and score > alpha:
+                    alpha = score
+        self._store(node_key(pos, root_eval), depth, EXACT, best_score, best_move, 0)
+        return best_score, best_move
+
+    def _negamax(self, depth, alpha, beta, ply, eval_black, pv_node):
+        self.nodes += 1
+        if self._deadline is not None and not self.nodes % TIME_CHECK_NODES:
+            if time.monotonic() > self._deadline:
+                raise _OutOfTime()
+        pos = self._pos
+        key = node_key(pos, eval_black)
+        seen = self._seen
+        if key in seen:
+            return 0  # a repeated position: the cycle leads nowhere, count it as a draw
+        entry = self.tt.get(key)
+        tt_move = 0
+        if entry is not None:
+            tt_depth, flag, tt_score, tt_move = entry
+            if tt_depth >= depth and not pv_node:
+                tt_score = _score_from_tt(tt_score, ply)
+                if (flag == EXACT or (flag == LOWER and tt_score >= beta)
+                        or (flag == UPPER and tt_score <= alpha)):
+                    return tt_score
+        in_check = pos.in_check()
+        if in_check and ply < MAX_PLY // 2:
+            depth += 1
+        if depth <= 0:
+            return self._quiesce(alpha, beta, ply, eval_black, 0, in_check)
+        if ply >= MAX_PLY:
+            return eval_black if pos.side == BLACK else -eval_black
+        moves = pos.legal_moves()
+        if not moves:
+            return -MATE_SCORE + ply  # no legal move loses, in check or not
+        tables = self._tables
+        seen[key] = 1
+        alpha_start = alpha
+        best_score, best_move = -INFINITY, 0
+        piece_at = pos.piece_at
+        sign = 1 if pos.side == BLACK else -1
+        # Frontier futility: one ply from the horizon, a quiet move that leaves the score far
+        # below alpha cannot raise it (the reply's quiescence would stand pat) unless it
+        # checks; skipping it saves a push, a pop and a node.
+        frontier = depth == 1 and not in_check and not pv_node
+        for index, m in enumerate(self._ordered(moves, tt_move, ply)):
+            quiet = is_drop(m) or not (piece_at(move_to(m)) or is_promotion(m))
+            child_eval = eval_black + move_delta(tables, pos, m)
+            if frontier and quiet and index:
+                after = sign * child_eval
+                if after + FUTILITY_MARGIN <= alpha and not pos.gives_check(m):
+                    if after > best_score:
+                        best_score = after
+                    continue
+            pos.push(m)
+            if index == 0:
+                score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node)
+            else:
+                reduction = 1 if (quiet and depth >= 3 and index >= 4 and not in_check) else 0
+                score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
+                                       child_eval, False)
+                if score > alpha and (reduction or (pv_node and score < beta)):
+                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node)
+            pos.pop()
+            if score > best_score:
+                best_score, best_move = score, m
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if quiet:
+                            killers = self._killers[ply]
+                            if killers[0] != m:
+                                killers[1] = killers[0]
+                                killers[0] = m
+                            self.history[m] = self.history.get(m, 0) + depth * depth
+                        break
+        del seen[key]
+        if best_score >= beta:
+            flag = LOWER
+        elif best_score > alpha_start:
+            flag = EXACT
+        else:
+            flag = UPPER
+        self._store(key, depth, flag, best_score, best_move, ply)
+        return best_score
+
+    def _quiesce(self, alpha, beta, ply, eval_black, qply, in_check=None):
+        """Resolve captures so a position is never judged in the middle of an exchange.
+        `in_check` may be passed when the caller already knows it."""
+        self.nodes += 1
+        if self._deadline is not None and not self.nodes % TIME_CHECK_NODES:
+            if time.monotonic() > self._deadline:
+                raise _OutOfTime()
+        pos = self._pos
+        stand = eval_black if pos.side == BLACK else -eval_black
+        if ply >= MAX_PLY:
+            return stand
+        if in_check is None:
+            in_check = pos.in_check()
+        if not in_check:
+            if stand >= beta or qply >= QUIESCENCE_MAX_PLIES:
+                return stand
+            if stand > alpha:
+                alpha = stand
+        moves = pos.legal_moves()
+        if not moves:
+            return -MATE_SCORE + ply
+        tables = self._tables
+        worth = tables.worth
+        piece_at = pos.piece_at
+        if in_check:
+            candidates = self._order(moves, 0, ply)
+            best = -INFINITY
+        else:
+            scored = []
+            for m in moves:
+                if is_drop(m):
+                    continue
+                victim = piece_at(move_to(m))
+                if victim:
+                    gain = worth[victim]
+                    if stand + gain + 200 < alpha and not is_promotion(m):
+                        continue  # even winning the piece cannot lift the score to alpha
+                    scored.append((gain * 16 - worth[piece_at(move_from(m))] // 16, m))
+            scored.sort(reverse=True)
+            candidates = [m for _, m in scored]
+            best = stand
+        for m in candidates:
+            child_eval = eval_black + move_delta(tables, pos, m)
+            pos.push(m)
+            score = -self._quiesce(-beta, -alpha, ply + 1, child_eval, qply + 1)
+            pos.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _ordered(self, moves, tt_move, ply):
+        """The hash move first, before paying for sorting the rest: it often cuts off."""
+        if tt_move in moves:
+            yield tt_move
+            yield from self._order(moves, tt_move, ply)[1:]
+        else:
+            yield from self._order(moves, 0, ply)
+
+    def _order(self, moves, tt_move, ply):
+        """TT move, then captures by MVV-LVA, promotions, killers, then by history."""
+        pos = self._pos
+        piece_at = pos.piece_at
+        worth = self._tables.worth
+        killers = self._killers[ply]
+        history = self.history
+        keyed = []
+        for m in moves:
+            if m == tt_move:
+                key = 1 << 30
+            elif is_drop(m):
+                key = history.get(m, 0)
+            else:
+                victim = piece_at(move_to(m))
+                if victim:
+                    key = (1 << 24) + worth[victim] * 16 - worth[piece_at(move_from(m))] // 16
+                elif is_promotion(m):
+                    key = 1 << 23
+                elif m == killers[0]:
+                    key = (1 << 22) + 1
+                elif m == killers[1]:
+                    key = 1 << 22
+                else:
+                    key = history.get(m, 0)
+            keyed.append((key, m))
+        keyed.sort(reverse=True)
+        return [m for _, m in keyed]
+
+    def _store(self, key, depth, flag, score, move, ply):
+        self.tt[key] = (depth, flag, _score_to_tt(score, ply), move)
+
+    def _principal_variation(self, first, length):
+        """Follow the hash table from the root, each move re-checked by the rules core."""
+        pos = self._pos
+        line = []
+        seen = set()
+        m = first
+        while m and len(line) < max(length, 1) and pos.is_legal(m) and pos.hash not in seen:
+            seen.add(pos.hash)
+            line.append(m)
+            pos.push(m)
+            entry = self.tt.get(node_key(pos, evaluate_black(pos)))
+            m = entry[3] if entry else 0
+        for _ in line:
+            pos.pop()
+        return line
+
+
+def _score_to_tt(score, ply):
+    """Mate scores are stored relative to the node, so they stay right from any path."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+def _score_from_tt(score, ply):
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+def node_key(position, eval_black):
+    """Transposition and repetition key: `Position.hash` (board, hands, side to move; about
+    30 bits, sized for the Pico) widened by the evaluation, which is itself a function of the
+    position, so that two positions sharing a hash are still told apart almost always."""
+    return position.hash + (eval_black << 32)
+
+
+def _history_keys(position):
+    """Keys of the positions of the game so far: reaching one again in the search ends the
+    line as a draw."""
+    earlier = position.copy()
+    seen = {}
+    for _ in range(len(earlier.moves())):
+        earlier.pop()
+        seen[node_key(earlier, evaluate_black(earlier))] = 1
+    return seen

@@ -1,0 +1,401 @@
+"""Play against any engine that speaks USI (the shogi engine protocol), as a child process.
+
+`UsiEngine` answers the same `search(position, time_limit=None, depth=None)` as the built-in
+engine, so the CLI's `--engine PATH` swaps one for the other. Every move the engine names is
+checked with the rules core before it is returned: an engine that plays an illegal move, stops
+answering or dies raises `UsiError` with a message that says which and when, and the process
+is always cleaned up.
+
+Yari Shogi needs an engine that knows it: Fairy-Stockfish offers it as `UCI_Variant yarishogi`.
+In USI mode Fairy-Stockfish reads and writes shogi coordinates and SFEN for every variant
+(files counted from the right, ranks lettered from the top), which for Yari is exactly the
+project's own USI form, so positions and moves pass through unconverted.
+"""
+import collections
+import queue
+import subprocess
+import threading
+import time
+
+from shogicore.errors import MoveError
+from shogicore.notation import parse_usi, to_usi
+from shogicore.variants import YARI, variant_by_name
+
+from yariboard.engine import MATE_SCORE, MATE_BOUND, SearchResult
+
+DEFAULT_MOVE_SECONDS = 1.0
+STARTUP_SECONDS = 10.0
+# Extra time allowed past the requested thinking time before the engine counts as hung.
+GRACE_SECONDS = 5.0
+# Without a clock (go depth N), how long to wait for the answer.
+DEPTH_SEARCH_SECONDS = 120.0
+QUIT_SECONDS = 2.0
+# Fairy-Stockfish's names for the variants, set through its UCI_Variant option.
+FAIRY_VARIANT_NAMES = {"yari": "yarishogi", "shogi": "shogi"}
+
+
+class UsiError(RuntimeError):
+    """The engine could not be started, broke the protocol, hung, or died."""
+
+
+class UsiOption:
+    """One `option name ... type ...` line of the engine's `usi` answer."""
+
+    def __init__(self, name, type_, default=None, choices=()):
+        self.name = name
+        self.type = type_
+        self.default = default
+        self.choices = tuple(choices)
+
+    def __repr__(self):
+        return "UsiOption(%r, %r, default=%r)" % (self.name, self.type, self.default)
+
+
+def parse_option_line(line):
+    """'option name Hash type spin default 16 min 1 max 33554432' -> UsiOption.
+
+    Names and string defaults may contain spaces; the keywords split the line."""
+    keywords = {"name", "type", "default", "min", "max", "var"}
+    fields = {}
+    choices = []
+    current = None
+    words = []
+    for token in line.split()[1:] + [None]:
+        if token is None or (token in keywords and not (current == "name" and not words)):
+            if current == "var":
+                choices.append(" ".join(words))
+            elif current is not None:
+                fields[current] = " ".join(words)
+            current, words = token, []
+        else:
+            words.append(token)
+    if "name" not in fields or "type" not in fields:
+        raise UsiError("unreadable option line from engine: %r" % line)
+    default = fields.get("default")
+    if default == "<empty>":
+        default = ""
+    return UsiOption(fields["name"], fields["type"], default, choices)
+
+
+class UsiEngine:
+    """A running USI engine bound to one variant. Close it (or use `with`) when done."""
+
+    def __init__(self, path, variant=YARI, options=None, args=(),
+                 startup_timeout=STARTUP_SECONDS):
+        self.path = path
+        self.variant = variant_by_name(variant)
+        self.name = path
+        self.author = ""
+        self.options = {}
+        self._lines = queue.Queue()
+        self._stderr_tail = collections.deque(maxlen=20)
+        self._new_game_pending = True
+        try:
+            self._process = subprocess.Popen(
+                [path] + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True, bufsize=1)
+        except OSError as e:
+            raise UsiError("cannot start engine %r: %s" % (path, e.strerror or e))
+        self._readers = [
+            threading.Thread(target=self._pump, args=(self._process.stdout, self._lines.put),
+                             daemon=True),
+            threading.Thread(target=self._pump, args=(self._process.stderr,
+                                                      self._stderr_tail.append), daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+        try:
+            self._handshake(options or {}, startup_timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- the common engine interface --------------------------------------------------------
+
+    def search(self, position, time_limit=None, depth=None):
+        """Ask the engine for its move in `position`; returns a SearchResult whose move is
+        legal there (or resign / declare_win set)."""
+        if position.variant.name != self.variant.name:
+            raise UsiError("engine was set up for %s, position is %s"
+                           % (self.variant.name, position.variant.name))
+        self._discard_stale_output()
+        if self._new_game_pending:
+            self._send("usinewgame")
+            self._new_game_pending = False
+        self._send(position_command(position))
+        if depth is not None and time_limit is None:
+            self._send("go depth %d" % depth)
+            timeout = DEPTH_SEARCH_SECONDS
+        else:
+            seconds = DEFAULT_MOVE_SECONDS if time_limit is None else time_limit
+            command = "go btime 0 wtime 0 byoyomi %d" % max(1, int(seconds * 1000))
+            if depth is not None:
+                command += " depth %d" % depth
+            self._send(command)
+            timeout = seconds + GRACE_SECONDS
+        start = time.monotonic()
+        info = {}
+
+        def answered(line):
+            if line.startswith("info "):
+                collect_info(line, info)
+                return False
+            return line.startswith("bestmove")
+
+        line = self._read_until(answered, timeout, "bestmove", stop_on_timeout=True)
+        result = self._result(position, line, info)
+        result.seconds = time.monotonic() - start
+        return result
+
+    def new_game(self):
+        """The next search starts a new game (sends usinewgame first)."""
+        self._new_game_pending = True
+
+    def close(self):
+        """Send quit, wait briefly, then terminate or kill: no engine process outlives us."""
+        process = getattr(self, "_process", None)
+        if process is None:
+            return
+        self._process = None
+        if process.poll() is None:
+            try:
+                process.stdin.write("quit\n")
+                process.stdin.flush()
+                process.stdin.close()  # end of input: even a program deaf to quit stops
+            except (BrokenPipeError, OSError, ValueError):
+                pass
+            try:
+                process.wait(QUIT_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.terminate()
+                try:
+                    process.wait(QUIT_SECONDS)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
+        for reader in self._readers:
+            reader.join(QUIT_SECONDS)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def pid(self):
+        """The engine's process id (None once closed)."""
+        return self._process.pid if self._process is not None else None
+
+    # -- protocol --------------------------------------------------------------------------
+
+    def _handshake(self, options, timeout):
+        self._send("usi")
+
+        def header(line):
+            if line.startswith("id name "):
+                self.name = line[len("id name "):].strip()
+            elif line.startswith("id author "):
+                self.author = line[len("id author "):].strip()
+            elif line.startswith("option "):
+                option = parse_option_line(line)
+                self.options[option.name] = option
+            return line.strip() == "usiok"
+
+        self._read_until(header, timeout, "usiok")
+        self._select_variant()
+        for name, value in options.items():
+            self.set_option(name, value)
+        self._send("isready")
+        self._read_until(lambda line: line.strip() == "readyok", timeout, "readyok")
+
+    def _select_variant(self):
+        wanted = FAIRY_VARIANT_NAMES[self.variant.name]
+        option = self.options.get("UCI_Variant")
+        if option is not None and wanted in option.choices:
+            self._send("setoption name UCI_Variant value %s" % wanted)
+        elif self.variant.name != "shogi":
+            raise UsiError(
+                "engine %r cannot play %s shogi: it offers no UCI_Variant %r (Fairy-Stockfish "
+                "builds that know %s can); use the built-in engine or standard shogi"
+                % (self.name, self.variant.name.capitalize(), wanted, wanted))
+
+    def set_option(self, name, value):
+        """`setoption name NAME value VALUE`; UsiError for an option the engine lacks."""
+        if name not in self.options:
+            raise UsiError("engine %r has no option %r (it has: %s)"
+                           % (self.name, name, ", ".join(sorted(self.options)) or "none"))
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        self._send("setoption name %s value %s" % (name, value))
+
+    def _send(self, line):
+        process = self._process
+        if process is None:
+            raise UsiError("engine %r is closed" % self.name)
+        try:
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise UsiError(self._died_message("sending %r" % line))
+
+    def _read_until(self, done, timeout, waiting_for, stop_on_timeout=False):
+        """Read lines until `done(line)`; UsiError if the engine dies or takes too long."""
+        deadline = time.monotonic() + timeout
+        stopped = False
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                line = self._lines.get(timeout=max(0.0, remaining))
+            except queue.Empty:
+                if stop_on_timeout and not stopped:
+                    # Ask for the best move so far before giving up on the engine.
+                    self._send("stop")
+                    stopped = True
+                    deadline = time.monotonic() + GRACE_SECONDS
+                    continue
+                raise UsiError("engine %r did not answer %s within %.1f s"
+                               % (self.name, waiting_for, timeout))
+            if line is None:
+                raise UsiError(self._died_message("waiting for %s" % waiting_for))
+            if done(line):
+                return line
+
+    def _discard_stale_output(self):
+        """Drop lines left over from an earlier, failed exchange so that an old bestmove is
+        never taken for the answer to a new position."""
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                raise UsiError(self._died_message("idle"))
+
+    def _died_message(self, doing):
+        process = self._process
+        code = process.wait(QUIT_SECONDS) if process is not None else None
+        tail = "; ".join(line.strip() for line in self._stderr_tail if line and line.strip())
+        return "engine %r exited (code %s) while %s%s" % (
+            self.name, code, doing, (": " + tail) if tail else "")
+
+    def _result(self, position, line, info):
+        words = line.split()
+        if len(words) < 2:
+            raise UsiError("engine %r sent %r without a move" % (self.name, line.strip()))
+        text = words[1]
+        result = SearchResult(move=None, depth=info.get("depth", 0), nodes=info.get("nodes", 0))
+        if "mate" in info:
+            result.mate = info["mate"]
+            result.score = info["score"]
+        elif "score" in info:
+            result.score = info["score"]
+        if text == "resign":
+            result.resign = True
+            return result
+        if text == "win":
+            result.declare_win = True
+            return result
+        try:
+            move = parse_usi(self.variant, text)
+        except MoveError as e:
+            raise UsiError("engine %r sent an unreadable move %r: %s" % (self.name, text, e))
+        if not position.is_legal(move):
+            raise UsiError("engine %r played the illegal move %s in %s"
+                           % (self.name, text, position.sfen()))
+        result.move = move
+        result.pv = legal_prefix(position, info.get("pv", [text]))
+        if not result.pv or result.pv[0] != move:
+            result.pv = [move]
+        return result
+
+    @staticmethod
+    def _pump(stream, put):
+        """Reader thread: forward each line; None marks the end of the engine's output."""
+        try:
+            for line in stream:
+                put(line)
+        except (OSError, ValueError):
+            pass
+        put(None)
+
+
+def position_command(position):
+    """'position sfen <start> moves ...': the game's start and its moves, so the engine sees
+    the history it needs for repetition."""
+    start = position.copy()
+    moves = position.moves()
+    for _ in moves:
+        start.pop()
+    command = "position sfen " + start.sfen()
+    if moves:
+        command += " moves " + " ".join(to_usi(position.variant, m) for m in moves)
+    return command
+
+
+def legal_prefix(position, words):
+    """The moves of a USI principal variation, as far as they are legal one after another."""
+    pos = position.copy()
+    line = []
+    for word in words:
+        try:
+            move = parse_usi(pos.variant, word)
+        except MoveError:
+            break
+        if not pos.is_legal(move):
+            break
+        pos.push(move)
+        line.append(move)
+    return line
+
+
+def collect_info(line, info):
+    """Fold an `info ...` line into `info` (depth, nodes, score, mate, pv): later lines
+    overwrite earlier ones, so the deepest report stands."""
+    words = line.split()
+    i = 1
+    while i < len(words):
+        word = words[i]
+        if word == "string":
+            break
+        if word in ("depth", "nodes") and i + 1 < len(words):
+            try:
+                info[word] = int(words[i + 1])
+            except ValueError:
+                pass
+            i += 2
+        elif word == "score" and i + 2 < len(words):
+            _collect_score(words[i + 1], words[i + 2], info)
+            i += 3
+        elif word == "pv":
+            info["pv"] = words[i + 1:]
+            break
+        else:
+            i += 1
+
+
+def _collect_score(kind, value, info):
+    """`score cp 35` or `score mate 5` / `mate -4` / `mate +` (USI mate counts are plies)."""
+    if kind == "cp":
+        try:
+            info["score"] = int(value)
+        except ValueError:
+            return
+        info.pop("mate", None)
+    elif kind == "mate":
+        if value in ("+", "-"):
+            info.pop("mate", None)
+            info["score"] = MATE_BOUND if value == "+" else -MATE_BOUND
+            return
+        try:
+            plies = int(value)
+        except ValueError:
+            return
+        info["mate"] = plies
+        # Mate in 0 plies can only mean the side to move is already mated.
+        info["score"] = MATE_SCORE - plies if plies > 0 else -MATE_SCORE - plies

@@ -1,0 +1,270 @@
+"""The built-in engine: mates it must find (checked by brute force with the rules core, not
+by trusting the engine), evaluation bookkeeping, limits and levels, and match results against
+the weak reference players."""
+import random
+import time
+
+import pytest
+
+from shogicore.move import move_to
+from shogicore.position import Position
+from shogicore.variants import BLACK, SHOGI, WHITE, YARI
+
+from yariboard.engine import (LEVELS, MATE_BOUND, Engine, evaluate, evaluate_black,
+                              material_black, move_delta, tables_for)
+from yariboard.players import GreedyPlayer, RandomPlayer, play_game
+
+
+# -- independent oracles: brute force over the rules core's legal moves --------------------
+
+def is_mated(position):
+    status = position.status()
+    return status is not None and status[1] == "mate"
+
+
+def mates_after(position, m):
+    position.push(m)
+    mated = is_mated(position)
+    position.pop()
+    return mated
+
+
+def mating_moves(position):
+    return [m for m in position.legal_moves() if mates_after(position, m)]
+
+
+def forces_mate_in_3(position, m):
+    """After `m`, does every reply allow a mating move? (and is there a reply at all)"""
+    position.push(m)
+    try:
+        replies = position.legal_moves()
+        if not replies:
+            return False
+        for reply in replies:
+            position.push(reply)
+            found = any(mates_after(position, m2) for m2 in position.legal_moves())
+            position.pop()
+            if not found:
+                return False
+        return True
+    finally:
+        position.pop()
+
+
+def rotate_sfen(sfen):
+    """The same position seen from the other side: board turned 180 degrees, colours and the
+    side to move swapped. Lets every test position be solved by White too."""
+    board, side, hands, number = sfen.split()
+    swapped = board.swapcase()
+    rows = []
+    for row in swapped.split("/")[::-1]:
+        tokens = []
+        i = 0
+        while i < len(row):
+            token = row[i]
+            if token == "+":
+                token, i = row[i:i + 2], i + 1
+            tokens.append(token)
+            i += 1
+        rows.append("".join(tokens[::-1]))
+    return "%s %s %s %s" % ("/".join(rows), "w" if side == "b" else "b",
+                            hands.swapcase(), number)
+
+
+MATE_IN_1 = [
+    # Yari allows a pawn drop that mates (standard shogi does not): P*1b here.
+    (YARI, "5rk/5p1/7/5N1/7/7/7/7/K6 b P 1"),
+    (YARI, "1b1k3/7/2B2B1/7/7/7/7/7/2K4 b RP 3"),
+    # No check at all: the General simply has no legal move left, which loses too.
+    (SHOGI, "k8/3R5/3B5/9/7P1/9/9/9/2K6 b NP 3"),
+]
+
+MATE_IN_3 = [
+    (YARI, "1bk4/7/5B1/3B3/7/7/7/7/2K4 b PR 1"),
+    (YARI, "6k/2r4/7/1R1N3/7/7/7/7/K6 b BP 1"),
+    (SHOGI, "2n4k1/5n3/4R4/9/3R5/9/9/9/7K1 b G 1"),
+]
+
+
+@pytest.mark.parametrize("variant,sfen", MATE_IN_1 + [(v, rotate_sfen(s)) for v, s in MATE_IN_1])
+def test_finds_mate_in_one(variant, sfen):
+    position = Position(variant, sfen)
+    result = Engine().search(position, depth=2)
+    assert mates_after(position, result.move)
+    assert result.mate == 1
+    assert result.score >= MATE_BOUND
+
+
+@pytest.mark.parametrize("variant,sfen", MATE_IN_3 + [(YARI, rotate_sfen(MATE_IN_3[0][1]))])
+def test_finds_mate_in_three(variant, sfen):
+    position = Position(variant, sfen)
+    assert not mating_moves(position), "test position must not allow a quicker mate"
+    result = Engine().search(position, depth=3)
+    assert forces_mate_in_3(position, result.move)
+    assert result.mate == 3
+    # The principal variation is a legal line ending in mate.
+    line = position.copy()
+    for m in result.pv:
+        assert line.is_legal(m)
+        line.push(m)
+    assert len(result.pv) == 3 and is_mated(line)
+
+
+def test_sees_the_recapture_beyond_its_depth():
+    """Taking the Pawn on 4c with the Yari Rook loses the Rook to the General: the one-ply
+    greedy player falls for it, the engine at depth 1 must not (quiescence / check search)."""
+    position = Position(YARI, "7/3k3/3p3/7/3R3/7/7/7/3K3 b - 1")
+    grab = position.variant.parse_square("4c")
+    assert move_to(GreedyPlayer(seed=0).search(position).move) == grab
+    result = Engine().search(position, depth=1)
+    assert move_to(result.move) != grab
+
+
+def test_mated_side_resigns():
+    position = Position(SHOGI, MATE_IN_1[2][1])
+    position.push(mating_moves(position)[0])
+    result = Engine().search(position, depth=3)
+    assert result.resign and result.move is None and result.mate == 0
+
+
+def test_rotated_positions_evaluate_opposite():
+    """The evaluation treats both colours alike: turning the board negates it."""
+    rng = random.Random(11)
+    for variant in (YARI, SHOGI):
+        position = Position(variant)
+        for _ in range(50):
+            position.push(rng.choice(position.legal_moves()))
+            turned = Position(variant, rotate_sfen(position.sfen()))
+            assert evaluate_black(turned) == -evaluate_black(position)
+            assert evaluate(turned) == evaluate(position)
+
+
+def test_incremental_evaluation_matches_full_count():
+    """The search updates the evaluation move by move; it must equal a full recount."""
+    rng = random.Random(5)
+    for variant in (YARI, SHOGI):
+        tables = tables_for(variant)
+        position = Position(variant)
+        running = evaluate_black(position)
+        for _ in range(120):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            captures = [m for m in moves if position.piece_at(move_to(m))]
+            m = rng.choice(captures or moves)
+            running += move_delta(tables, position, m)
+            position.push(m)
+            assert running == evaluate_black(position), position.sfen()
+
+
+def test_material_counts_hand_and_promotion():
+    start = Position(YARI)
+    assert material_black(start) == 0
+    # Black has taken a White Yari Rook (now in Black's hand) and promoted a Pawn.
+    ahead = Position(YARI, "rnnkbb1/7/pppppp+P/7/7/7/PPPPPP1/7/RBBKNNR b R 1")
+    # Pawn -> Yari Silver gains value, and a rook in hand is worth more than on the board.
+    assert material_black(ahead) > 2 * 700
+
+
+def test_search_leaves_position_untouched_and_returns_legal_move():
+    position = Position(YARI, BENCH_LIKE_SFEN)
+    before = (position.sfen(), position.moves())
+    result = Engine().search(position, depth=2)
+    assert (position.sfen(), position.moves()) == before
+    assert position.is_legal(result.move)
+    assert result.depth == 2 and result.nodes > 0
+    assert result.pv[0] == result.move
+
+
+BENCH_LIKE_SFEN = "r1k2+N1/2nr3/p2b1pp/1p2p2/2p2PP/PP1p3/1BPNPN1/3B3/2RK2R b Bp 35"
+
+
+def test_time_limit_is_honoured():
+    position = Position(YARI, BENCH_LIKE_SFEN)
+    start = time.monotonic()
+    result = Engine().search(position, time_limit=0.3)
+    elapsed = time.monotonic() - start
+    assert elapsed < 0.3 + 0.5
+    assert position.is_legal(result.move)
+    assert result.depth >= 1
+    # The principal variation is legal from the root even though a search was cut short.
+    line = position.copy()
+    for m in result.pv:
+        assert line.is_legal(m)
+        line.push(m)
+    assert result.pv[0] == result.move and len(result.pv) >= 1
+
+
+def test_transposition_table_saves_work_on_a_second_search():
+    position = Position(YARI, BENCH_LIKE_SFEN)
+    engine = Engine()
+    first = engine.search(position, depth=3)
+    second = engine.search(position, depth=3)
+    assert second.nodes < first.nodes
+    assert position.is_legal(second.move)
+
+
+def test_levels_map_to_depth_and_noise():
+    with pytest.raises(ValueError, match="level"):
+        Engine(level=0)
+    position = Position(YARI)
+    # Level 1 searches one ply with noise: different seeds pick different moves.
+    choices = {Engine(level=1, seed=seed).search(position).move for seed in range(12)}
+    assert len(choices) >= 3
+    assert Engine(level=1).search(position).depth == LEVELS[1].depth
+    # Without noise the choice is the same every time.
+    top = LEVELS[max(LEVELS)]
+    assert top.noise == 0 and top.depth > LEVELS[1].depth
+    steady = {Engine(level=5, seed=seed).search(position, depth=2).move for seed in range(3)}
+    assert len(steady) == 1
+
+
+def test_losing_side_steers_into_a_repetition():
+    """A position seen before in the game scores as a draw, so the side far behind takes it."""
+    position = Position(YARI, "rb1k1br/7/7/7/7/7/7/7/3K3 b 4p 1")
+    earlier = set()
+    for usi in ("4i4h", "4a4b", "4h4i", "4b4a"):  # both Generals step out and back
+        earlier.add(position.hash)
+        position.push_usi(usi)
+    assert evaluate(position) < -1500
+    result = Engine().search(position, depth=2)
+    position.push(result.move)
+    assert position.hash in earlier
+    assert result.score == 0
+
+
+# -- match results (bounded sample by default; the full count runs with -m slow) -----------
+
+def engine_wins(opponent_class, games, depth, variant=YARI):
+    wins = 0
+    for game in range(games):
+        engine = Engine(seed=game)
+        opponent = opponent_class(seed=game)
+        engine_colour = BLACK if game % 2 == 0 else WHITE
+        black, white = (engine, opponent) if engine_colour == BLACK else (opponent, engine)
+        outcome = play_game(black, white, variant, depth=depth)
+        assert outcome.reason != "illegal-move"
+        wins += outcome.winner == engine_colour
+    return wins
+
+
+def test_beats_random_mover_sample():
+    assert engine_wins(RandomPlayer, 10, depth=1) >= 10 * 95 / 100
+
+
+def test_beats_greedy_player_sample():
+    assert engine_wins(GreedyPlayer, 5, depth=1) >= 5 * 80 / 100
+
+
+def test_beats_greedy_player_at_standard_shogi_too():
+    assert engine_wins(GreedyPlayer, 2, depth=1, variant=SHOGI) == 2
+
+
+@pytest.mark.slow
+def test_beats_random_mover_full():
+    assert engine_wins(RandomPlayer, 40, depth=2) >= 38
+
+
+@pytest.mark.slow
+def test_beats_greedy_player_full():
+    assert engine_wins(GreedyPlayer, 20, depth=2) >= 16
