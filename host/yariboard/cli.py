@@ -3,10 +3,16 @@ import argparse
 import importlib
 import sys
 
+from yariboard.commands.common import add_db_option
+
 # Each module defines register(subparsers) and sets `func` on its parsers.
 COMMAND_MODULES = (
     "yariboard.commands.rules",
     "yariboard.commands.bench",
+    "yariboard.commands.games",
+    "yariboard.commands.demo",
+    "yariboard.commands.sim",
+    "yariboard.commands.play",
 )
 
 
@@ -15,6 +21,7 @@ def build_parser():
         prog="yariboard",
         description="Yari Board: rules, engine, game archive and board link for Yari Shogi.",
     )
+    add_db_option(parser, top_level=True)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

@@ -1,0 +1,412 @@
+"""The main loop: sensors and buttons -> interpreter -> saved game -> LEDs and serial.
+
+One pass of `step()` scans the matrix once, polls the buttons, reads at most one request
+line, lets the interpreter's timers run and refreshes the LEDs; nothing in it waits, so a
+slow host or a busy board never holds up the others. Every committed change of the game is
+saved to flash before it is announced (docs/protocol.md), so a power cut loses nothing.
+"""
+import binascii
+import gc
+import os
+import time
+
+from boardfw import ledlang, protocol
+from boardfw.buttons import Buttons
+from boardfw.interpreter import Interpreter
+from boardfw.leds import Leds
+from boardfw.matrix import Matrix
+from boardfw.storage import CorruptSave, GameStore, MoveText, SavedGame
+from shogicore.errors import MoveError, SfenError
+from shogicore.game import CASUAL, TOURNAMENT, Game
+from shogicore.notation import parse_usi, to_usi
+from shogicore.variants import variant_by_name
+
+FIRMWARE_VERSION = "0.1.0"
+LED_REFRESH_MS = 20       # blink patterns step every 125 ms; 50 Hz keeps them crisp
+LEDTEST_STEP_MS = 750     # red, green, blue, white: 3 s in all
+LEDTEST_COLOURS = ((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255))
+MISMATCH_PHASES = ("setup", "refused")
+MESSAGE_CHARS = 80        # error and warning texts are cut to fit in a frame
+UNDOABLE_ENDINGS = ("mate", "repetition", "perpetual-check")   # as on the board itself
+# Events after which the game must be saved before anything is announced.
+SAVED_EVENTS = ("move", "undo", "illegal", "resign", "impasse")
+
+
+def message_words(text):
+    """A free-text message as frame words: short enough for any frame, never a '#'."""
+    return tuple(text[:MESSAGE_CHARS].replace("#", "-").split())
+
+
+def new_game_id():
+    return binascii.hexlify(os.urandom(4)).decode()
+
+
+class Controller:
+    def __init__(self, hw, config, link, store=None):
+        self.hw = hw
+        self.config = config
+        self.link = link
+        self.store = store or GameStore(hw.storage_dir)
+        self.matrix = Matrix(hw.matrix_pins, config.ranks, config.files, config.debounce_ms)
+        self.buttons = Buttons(hw.button_pins, config.debounce_ms)
+        self.leds = Leds(hw.strip, config.led_count, config.led_ma_per_channel,
+                         config.led_idle_ma, config.led_budget_ma)
+        self.seq = 0
+        self.game = None
+        self.game_id = None
+        self.interpreter = None
+        self._changes = []            # reused lists: the loop allocates nothing when idle
+        self._presses = []
+        self._frame = bytearray(3 * config.led_count)
+        self._dark = bytes(3 * config.led_count)
+        self._led_due = 0
+        self._ledtest_start = None
+        self._square_at = bytearray(config.ranks * config.files)  # row*files+col -> square
+        self._led_at = None           # bytearray: rules-core square -> LED index
+        self._reported_mismatch = []
+        self._last_request = None     # (line, reply words) for retried requests
+        self._last_variant = None
+        self._move_text = MoveText()  # the game's moves as USI text, for saves and history
+        self._move_text_game = None   # the game that text belongs to
+
+    # -- boot and loop -------------------------------------------------------------------
+    def run(self):
+        self.boot()
+        while True:
+            self.step()
+            self.hw.idle()
+
+    def boot(self):
+        now = self.hw.ticks_ms()
+        self.matrix.prime(now)
+        warning = self._resume_or_start()
+        self._follow_moves()
+        self._send("hello", str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, self.game_id,
+                   str(self._ply()))
+        if warning:
+            self._send("warning", "save-corrupt", warning)
+        self._handle(self.interpreter.sync(self._occupied(), now))
+        self._report_mismatch()
+        self._refresh_leds(now)
+
+    def step(self):
+        now = self.hw.ticks_ms()
+        changes = self._changes
+        self.matrix.scan(now, changes)
+        presses = self._presses
+        self.buttons.poll(now, presses)
+        touched = bool(changes or presses)
+        if changes:
+            square_at = self._square_at
+            files = self.config.files
+            for row, col, closed in changes:
+                self._handle(self.interpreter.on_sensor(square_at[row * files + col], closed, now))
+            del changes[:]
+        if presses:
+            for name, long_press in presses:
+                self._handle(self.interpreter.on_button(name, long_press, now))
+            del presses[:]
+        line = self.link.read_line()
+        if line is not None:
+            self._serve(line, now)
+            touched = True
+        if self._handle(self.interpreter.tick(now)):
+            touched = True
+        if touched:
+            self._report_mismatch()
+            self._refresh_leds(now)
+        elif time.ticks_diff(now, self._led_due) >= 0:
+            self._refresh_leds(now)
+
+    # -- the game ------------------------------------------------------------------------
+    def _resume_or_start(self):
+        """Load the saved game; start a fresh one if there is none or it is damaged."""
+        warning = None
+        try:
+            saved = self.store.load()
+            if saved is not None:
+                self._set_game(self._replay(saved), saved.game_id)
+                return None
+        except (CorruptSave, ValueError) as e:
+            warning = "-".join(message_words(str(e)))
+            self.store.set_aside_corrupt()
+        self._set_game(Game(self.config.variant), new_game_id())
+        self._save()
+        return warning
+
+    def _replay(self, saved):
+        if saved.variant != self.config.variant:
+            raise CorruptSave("the saved game is not for this board's variant")
+        game = Game(saved.variant, sfen=saved.start_sfen, mode=saved.mode)
+        for usi in saved.moves:
+            game.play_usi(usi)
+        if saved.handicap != "-":
+            game.handicap = saved.handicap
+        if saved.illegal != "-":
+            game.illegal_move = parse_usi(game.variant, saved.illegal)
+        if saved.result != "-":
+            game.result = protocol.parse_result(saved.result)
+        return game
+
+    def _set_game(self, game, game_id):
+        self.game = game
+        self.game_id = game_id
+        variant = game.variant
+        if variant is not self._last_variant:
+            config = self.config
+            for row in range(config.ranks):
+                for col in range(config.files):
+                    self._square_at[row * config.files + col] = variant.parse_square(
+                        config.square_name_at(row, col))
+            self._led_at = bytearray(variant.size)
+            for sq in variant.squares:
+                self._led_at[sq] = config.led_index(variant.square_name(sq))
+            self._last_variant = variant
+        if self.interpreter is None:
+            self.interpreter = Interpreter(game, self.hw.ticks_ms())
+            return []
+        return self.interpreter.set_game(game)
+
+    def _begin(self, game):
+        """A new game (host request or button): save it, then announce it."""
+        events = self._set_game(game, new_game_id())
+        self._save()
+        self._send("new", self.game_id, game.variant.name, game.mode, *self._sfen_words())
+        self._handle(events)
+
+    def _save(self):
+        game = self.game
+        variant = game.variant
+        self._follow_moves()
+        illegal = "-" if game.illegal_move is None else to_usi(variant, game.illegal_move)
+        self.store.save(SavedGame(self.game_id, variant.name, game.mode, game.handicap or "-",
+                                  protocol.result_word(game.result), illegal, game.start_sfen,
+                                  self._move_text))
+
+    def _follow_moves(self):
+        """Rebuild the move text if it does not belong to the game as it stands (a new or
+        resumed game); move and undo events keep it up to date one move at a time."""
+        if self._move_text_game is not self.game or self._move_text.count != self._ply():
+            text = self._move_text
+            text.clear()
+            for m in self.game.position.moves():
+                text.push(to_usi(self.game.variant, m))
+            self._move_text_game = self.game
+
+    def _occupied(self):
+        files = self.config.files
+        return [self._square_at[row * files + col] for row in range(self.config.ranks)
+                for col in range(files) if self.matrix.closed(row, col)]
+
+    def _ply(self):
+        return self.game.position.plies
+
+    def _sfen_words(self):
+        return self.game.position.sfen().split()
+
+    # -- interpreter events --------------------------------------------------------------
+    def _handle(self, events):
+        """Save, then announce each event; returns True if there were any."""
+        if not events:
+            return False
+        saved = False
+        for event in events:
+            kind = event[0]
+            if kind == "move":
+                self._move_text.push(to_usi(self.game.variant, event[1]))
+            elif kind == "undo":
+                self._move_text.pop()
+        for event in events:
+            kind = event[0]
+            if kind in SAVED_EVENTS and not saved:
+                self._save()   # the game already holds every event of this batch
+                saved = True
+            self._announce(event)
+        gc.collect()   # between moves, so the heap does not fragment over a long game
+        return True
+
+    def _announce(self, event):
+        kind = event[0]
+        variant = self.game.variant
+        if kind == "move":
+            self._send("move", str(self._ply()), to_usi(variant, event[1]), *self._sfen_words())
+        elif kind == "undo":
+            self._send("undo", str(self._ply() + 1), *self._sfen_words())
+        elif kind == "illegal":
+            self._send("illegal", "-" if event[1] is None else to_usi(variant, event[1]))
+        elif kind == "game-over":
+            self._send("end", protocol.result_word(self.game.result), str(self._ply()))
+        elif kind == "refused":
+            self._send("refused", event[1])
+        elif kind == "choice":
+            self._send("choice", to_usi(variant, event[1]))
+        elif kind == "hint-request":
+            self._send("hint-request", str(self._ply()))
+        elif kind == "new-game":
+            game = self.game
+            self._begin(Game(variant, mode=game.mode, handicap=game.handicap))
+        # resign and impasse are announced by the game-over event that follows them;
+        # ready by the mismatch report that follows every batch.
+
+    def _report_mismatch(self):
+        interpreter = self.interpreter
+        squares = interpreter.mismatch() if interpreter.phase() in MISMATCH_PHASES else []
+        if squares != self._reported_mismatch:
+            self._reported_mismatch = squares
+            name = self.game.variant.square_name
+            self._send("mismatch", str(len(squares)),
+                       *[name(sq) for sq in squares[:protocol.MISMATCH_LIST]])
+
+    # -- LEDs ----------------------------------------------------------------------------
+    def _refresh_leds(self, now):
+        self._led_due = time.ticks_add(now, LED_REFRESH_MS)
+        frame = self._frame
+        if self._ledtest_start is not None:
+            step = time.ticks_diff(now, self._ledtest_start) // LEDTEST_STEP_MS
+            if step < len(LEDTEST_COLOURS):
+                r, g, b = LEDTEST_COLOURS[step]
+                for i in range(0, len(frame), 3):
+                    frame[i] = r
+                    frame[i + 1] = g
+                    frame[i + 2] = b
+                self.leds.show(frame)
+                return
+            self._ledtest_start = None
+        frame[:] = self._dark
+        led_at = self._led_at
+        for sq, style in self.interpreter.frame(now):
+            r, g, b = ledlang.colour(style, now)
+            i = 3 * led_at[sq]
+            frame[i] = r
+            frame[i + 1] = g
+            frame[i + 2] = b
+        self.leds.show(frame)
+
+    # -- serial requests -----------------------------------------------------------------
+    def _send(self, *words):
+        self.link.write(protocol.encode(self.seq, words))
+        self.seq = protocol.next_seq(self.seq)
+
+    def _serve(self, line, now):
+        """Answer one request line; any failure becomes an `err` frame, the game untouched."""
+        if self._last_request is not None and line == self._last_request[0]:
+            self._send(*self._last_request[1])   # a retry: answer again, do not act twice
+            return
+        if line == b"":
+            reply = ("err", "-", protocol.E_LONG, "line", "too", "long")
+        else:
+            reply = self._execute(line, now)
+        self._send(*reply)
+
+    def _execute(self, line, now):
+        try:
+            seq, verb, args = protocol.decode(line)
+        except protocol.ProtocolError as e:
+            return ("err", "-", e.code) + message_words(e.message)
+        rseq = str(seq)
+        try:
+            protocol.check_request(verb, args)
+            words = getattr(self, "_request_" + verb)(args, now)
+            reply = ("ok", rseq, verb) + tuple(words)
+        except protocol.ProtocolError as e:
+            reply = ("err", rseq, e.code) + message_words(e.message)
+        except Exception as e:  # a fault in the firmware itself: report it, keep running
+            reply = ("err", rseq, protocol.E_INTERNAL, type(e).__name__)
+        self._last_request = (line, reply)
+        return reply
+
+    def _request_version(self, args, now):
+        return (str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, self.config.variant,
+                self.config.name.replace(" ", "-"))
+
+    def _request_state(self, args, now):
+        game = self.game
+        return [self.game_id, game.variant.name, game.mode, str(self._ply()),
+                protocol.result_word(game.result)] + self._sfen_words()
+
+    def _request_start(self, args, now):
+        return [self.game_id] + self.game.start_sfen.split()
+
+    def _request_history(self, args, now):
+        first = _number(args[0])
+        if first < 1:
+            raise protocol.ProtocolError(protocol.E_ARGS, "FROM counts from 1")
+        self._follow_moves()
+        return [self.game_id, str(first)] + self._move_text.batch(first - 1, protocol.HISTORY_BATCH)
+
+    def _request_new(self, args, now):
+        variant_name, handicap, mode = args
+        self._begin(self._new_game(variant_name, mode, None if handicap == "-" else handicap, None))
+        return (self.game_id,)
+
+    def _request_setpos(self, args, now):
+        self._begin(self._new_game(args[0], args[1], None, " ".join(args[2:])))
+        return (self.game_id,)
+
+    def _new_game(self, variant_name, mode, handicap, sfen):
+        if variant_name != self.config.variant:   # the board file fixes the variant
+            raise protocol.ProtocolError(protocol.E_VARIANT, "this board plays "
+                                         + self.config.variant)
+        variant = variant_by_name(variant_name)
+        if mode not in (CASUAL, TOURNAMENT):
+            raise protocol.ProtocolError(protocol.E_VARIANT, "mode is casual or tournament")
+        try:
+            return Game(variant, sfen=sfen, mode=mode, handicap=handicap)
+        except SfenError as e:
+            raise protocol.ProtocolError(protocol.E_SFEN, str(e))
+        except ValueError as e:
+            raise protocol.ProtocolError(protocol.E_VARIANT, str(e))
+
+    def _request_show(self, args, now):
+        self.interpreter.order(self._legal_move(args[0]))
+        return (args[0],)
+
+    def _request_hint(self, args, now):
+        self.interpreter.hint(self._legal_move(args[0]))
+        return (args[0],)
+
+    def _legal_move(self, usi):
+        if self.game.result is not None:
+            raise protocol.ProtocolError(protocol.E_OVER, "the game has ended")
+        try:
+            m = parse_usi(self.game.variant, usi)
+        except MoveError:
+            raise protocol.ProtocolError(protocol.E_ARGS, "not a USI move")
+        if not self.game.position.is_legal(m):
+            raise protocol.ProtocolError(protocol.E_ILLEGAL, "not legal here")
+        return m
+
+    def _request_clear(self, args, now):
+        self.interpreter.clear_guidance()
+        return ()
+
+    def _request_undo(self, args, now):
+        result = self.game.result
+        if result is not None and result[1] not in UNDOABLE_ENDINGS:
+            raise protocol.ProtocolError(protocol.E_OVER, "a %s cannot be taken back" % result[1])
+        try:
+            self.game.undo()
+        except MoveError:
+            raise protocol.ProtocolError(protocol.E_EMPTY, "no move to take back")
+        self._move_text.pop()
+        events = self.interpreter.set_game(self.game)
+        self._save()
+        self._send("undo", str(self._ply() + 1), *self._sfen_words())
+        self._handle(events)
+        return [str(self._ply())] + self._sfen_words()
+
+    def _request_ledtest(self, args, now):
+        self._ledtest_start = now
+        return ()
+
+    def _request_sensors(self, args, now):
+        matrix = self.matrix
+        return (str(matrix.rows), str(matrix.cols), "%x" % matrix.bitmap(matrix.raw),
+                "%x" % matrix.bitmap(matrix.stable))
+
+
+def _number(text):
+    if not text.isdigit() or len(text) > 6:
+        raise protocol.ProtocolError(protocol.E_ARGS, "expected a number")
+    return int(text)
+

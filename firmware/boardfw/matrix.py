@@ -1,0 +1,102 @@
+"""Reed-switch matrix: scan the rows, debounce every switch, report settled changes.
+
+Wiring (see firmware/boardfw/config.py): to read a row, its line is driven to the active
+level (low by default) while every other row line floats as an input; each column input is
+pulled to the opposite level, so a closed reed switch reads the active level through its
+diode. The diodes stop ghosting when several switches are closed at once.
+"""
+import time
+
+
+class PinMatrix:
+    """The real matrix on the Pico's GPIOs (row and column pin numbers from the board file)."""
+
+    def __init__(self, row_pins, col_pins, active_level=0):
+        from machine import Pin
+
+        self._active = active_level
+        self._rows = [Pin(n, Pin.IN) for n in row_pins]
+        pull = Pin.PULL_UP if active_level == 0 else Pin.PULL_DOWN
+        self._cols = [Pin(n, Pin.IN, pull) for n in col_pins]
+        self._out = Pin.OUT
+        self._in = Pin.IN
+
+    def read_row(self, row):
+        """Bit c set when the switch at (row, c) is closed."""
+        pin = self._rows[row]
+        pin.init(self._out, value=self._active)
+        time.sleep_us(5)  # let the column lines settle through the diodes
+        bits = 0
+        bit = 1
+        active = self._active
+        for col in self._cols:
+            if col.value() == active:
+                bits |= bit
+            bit <<= 1
+        pin.init(self._in)
+        return bits
+
+
+class Matrix:
+    """Debounced view of a matrix `reader` (anything with `read_row(row) -> bits`).
+
+    A switch counts as changed only once it has read the same new value on every scan
+    for `debounce_ms`; shorter flickers are ignored. A scan reads each row once and
+    never waits, so the main loop stays free for serial and LEDs.
+    """
+
+    def __init__(self, reader, rows, cols, debounce_ms):
+        self.reader = reader
+        self.rows = rows
+        self.cols = cols
+        self.debounce_ms = debounce_ms
+        self.raw = [0] * rows        # last reading, one column bitmask per row
+        self.stable = [0] * rows     # debounced state
+        self._since = [0] * (rows * cols)  # ticks when the switch's raw value last changed
+        self._unsettled = 0          # number of switches whose raw value differs from stable
+
+    def prime(self, now_ms):
+        """Take the current reading as settled (at boot, before there is any history)."""
+        for row in range(self.rows):
+            bits = self.reader.read_row(row)
+            self.raw[row] = bits
+            self.stable[row] = bits
+        self._unsettled = 0
+
+    def scan(self, now_ms, changes):
+        """Read all rows; append (row, col, closed) to `changes` for each settled change."""
+        cols = self.cols
+        for row in range(self.rows):
+            bits = self.reader.read_row(row)
+            moved = bits ^ self.raw[row]
+            if moved:
+                self.raw[row] = bits
+                base = row * cols
+                for col in range(cols):
+                    if moved >> col & 1:
+                        self._since[base + col] = now_ms
+                        if (bits ^ self.stable[row]) >> col & 1:
+                            self._unsettled += 1
+                        else:
+                            self._unsettled -= 1
+            if self._unsettled and bits != self.stable[row]:
+                self._settle(row, bits, now_ms, changes)
+
+    def _settle(self, row, bits, now_ms, changes):
+        pending = bits ^ self.stable[row]
+        base = row * self.cols
+        for col in range(self.cols):
+            if pending >> col & 1 and time.ticks_diff(now_ms, self._since[base + col]) >= self.debounce_ms:
+                self.stable[row] ^= 1 << col
+                self._unsettled -= 1
+                changes.append((row, col, bool(bits >> col & 1)))
+
+    def closed(self, row, col):
+        return bool(self.stable[row] >> col & 1)
+
+    def bitmap(self, rows_state):
+        """All rows of `rows_state` (self.raw or self.stable) as one int, bit row*cols+col."""
+        value = 0
+        for row in range(self.rows - 1, -1, -1):
+            value = value << self.cols | rows_state[row]
+        return value

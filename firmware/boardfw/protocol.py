@@ -1,0 +1,144 @@
+"""The board <-> host line protocol (see docs/protocol.md): framing only, no I/O.
+
+Pure and shared: the firmware frames and parses with it on the Pico, the host imports the
+very same module, so both sides agree on the format by construction.
+
+A frame is one line of printable ASCII:  ``SEQ WORD WORD ... #CRC\\n``
+SEQ is a decimal 0..65535 frame number, CRC the CRC-32 of everything before `` #``
+(eight lowercase hex digits).
+"""
+import binascii
+
+PROTOCOL_VERSION = 1
+MAX_LINE = 256          # bytes, newline included; longer input is refused whole
+SEQ_MODULO = 65536      # sequence numbers wrap from 65535 to 0
+HISTORY_BATCH = 16      # moves per `history` reply frame
+MISMATCH_LIST = 16      # squares listed per `mismatch` frame
+
+# Requests the board accepts: verb -> (min args, max args). A SFEN counts as 4 words.
+REQUESTS = {
+    "version": (0, 0),
+    "state": (0, 0),
+    "start": (0, 0),
+    "history": (1, 1),       # FROM (ply, 1-based)
+    "new": (3, 3),           # VARIANT HANDICAP|- MODE
+    "setpos": (6, 6),        # VARIANT MODE SFEN(4 words)
+    "show": (1, 1),          # USI move the board should light as the host's move
+    "hint": (1, 1),          # USI move to light as a hint
+    "clear": (0, 0),         # drop any shown move or hint
+    "undo": (0, 0),
+    "ledtest": (0, 0),
+    "sensors": (0, 0),
+}
+
+# Error codes carried by `err` frames.
+E_FRAME = "frame"        # not SEQ ... #CRC, bad characters, bad sequence number
+E_CRC = "crc"            # checksum does not match
+E_LONG = "long"          # line longer than MAX_LINE
+E_VERB = "verb"          # unknown request
+E_ARGS = "args"          # wrong number or form of arguments
+E_ILLEGAL = "illegal"    # move not legal in the current position
+E_SFEN = "sfen"          # position text refused
+E_VARIANT = "variant"    # unknown variant, handicap or mode
+E_OVER = "over"          # the game has ended; the request needs a game in progress
+E_EMPTY = "empty"        # nothing to undo
+E_INTERNAL = "internal"  # a fault in the firmware; the request was not carried out
+
+
+class ProtocolError(ValueError):
+    """A frame that cannot be accepted; `code` is one of the E_* codes."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def checksum(body):
+    """CRC-32 (as zlib / binascii.crc32) of the frame body bytes, as an int."""
+    return binascii.crc32(body) & 0xFFFFFFFF
+
+
+def next_seq(seq):
+    return (seq + 1) % SEQ_MODULO
+
+
+def seq_gap(previous, current):
+    """How many frames were lost between two received sequence numbers (0 = none)."""
+    return (current - previous - 1) % SEQ_MODULO
+
+
+def encode(seq, words):
+    """Frame `words` (strings without spaces) with sequence number `seq`; returns bytes."""
+    body = ("%d %s" % (seq, " ".join(words))).encode()
+    if len(body) + 11 > MAX_LINE:
+        raise ProtocolError(E_LONG, "frame too long")
+    return b"%s #%08x\n" % (body, checksum(body))
+
+
+_HEX_DIGITS = b"0123456789abcdef"
+
+
+def _is_printable(line):
+    for byte in line:
+        if byte < 0x20 or byte > 0x7E:
+            return False
+    return True
+
+
+def decode(line):
+    """Parse one received line (bytes, newline optional) -> (seq, verb, args list).
+
+    Raises ProtocolError naming what is wrong; never anything else for any input bytes.
+    """
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    if len(line) + 1 > MAX_LINE:
+        raise ProtocolError(E_LONG, "line longer than %d bytes" % MAX_LINE)
+    if not _is_printable(line):
+        raise ProtocolError(E_FRAME, "non-printable byte")
+    cut = line.rfind(b" #")
+    if cut < 0 or len(line) - cut != 10:
+        raise ProtocolError(E_FRAME, "missing ' #CRC' trailer")
+    body = line[:cut]
+    if line[cut + 2:] != b"%08x" % checksum(body):
+        for byte in line[cut + 2:]:
+            if byte not in _HEX_DIGITS:
+                raise ProtocolError(E_FRAME, "CRC is not eight lowercase hex digits")
+        raise ProtocolError(E_CRC, "checksum mismatch")
+    words = body.decode().split()
+    if len(words) < 2:
+        raise ProtocolError(E_FRAME, "need a sequence number and a verb")
+    seq_text = words[0]
+    if not seq_text.isdigit() or len(seq_text) > 5 or int(seq_text) >= SEQ_MODULO:
+        raise ProtocolError(E_FRAME, "bad sequence number")
+    return int(seq_text), words[1], words[2:]
+
+
+def check_request(verb, args):
+    """Raise ProtocolError unless `verb` is a known request with an acceptable arg count."""
+    limits = REQUESTS.get(verb)
+    if limits is None:
+        raise ProtocolError(E_VERB, "unknown request")
+    if not limits[0] <= len(args) <= limits[1]:
+        raise ProtocolError(E_ARGS, "%s takes %d argument words" % (verb, limits[1]))
+
+
+def result_word(result):
+    """Game result as one word: '-' while playing, else 'black:mate', 'draw:repetition'."""
+    if result is None:
+        return "-"
+    winner, reason = result
+    return "%s:%s" % (("black", "white")[winner] if winner is not None else "draw", reason)
+
+
+def parse_result(word):
+    """Inverse of result_word: '-' -> None, 'white:resignation' -> (1, 'resignation')."""
+    if word == "-":
+        return None
+    side, _, reason = word.partition(":")
+    if side not in ("black", "white", "draw") or not reason:
+        raise ProtocolError(E_ARGS, "bad result word")
+    return (None if side == "draw" else ("black", "white").index(side)), reason

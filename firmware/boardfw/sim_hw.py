@@ -1,0 +1,208 @@
+"""The simulated board for the MicroPython unix port: the twin of `pico_hw.PicoHardware`.
+
+Matrix, buttons and LEDs keep the interfaces of the real drivers (`read_row`, `value()`,
+`strip[i] = rgb` + `write()`), so everything above them is the firmware that runs on the
+Pico. Serial stays stdin/stdout (the simulator connects them to a pseudo-terminal).
+
+The simulator drives the board through a control channel, one text line per command
+(docs/simulator.md):
+
+    set 7g 6g ...    the occupied squares, all at once (sent first, before boot)
+    place 5e         a piece is put on 5e         lift 5e    a piece leaves 5e
+    press A          button A goes down           release A  it comes up
+    advance 40       40 ms pass (virtual clock only), scanned in steps of scan_step_ms
+    sync TOKEN       answered `ack TOKEN` once every earlier command has been scanned
+
+and hears back on the report channel `ack TOKEN` and `leds 5e:005a00 ...` (the lit LEDs
+whenever the chain is rewritten). With a virtual clock, time moves only by `advance`, so
+tests are exact and fast; with the real clock the board runs in real time.
+"""
+import select
+import time
+
+
+class SimMatrixPins:
+    """Reed switches as bits, one column bitmask per row (the interface of PinMatrix)."""
+
+    def __init__(self, rows):
+        self.bits = [0] * rows
+
+    def read_row(self, row):
+        return self.bits[row]
+
+    def set(self, row, col, closed):
+        if closed:
+            self.bits[row] |= 1 << col
+        else:
+            self.bits[row] &= ~(1 << col)
+
+
+class SimPin:
+    """A button input with pull-up: value() is 0 while pressed (the interface of machine.Pin)."""
+
+    def __init__(self):
+        self.level = 1
+
+    def value(self):
+        return self.level
+
+
+class SimStrip:
+    """The WS2812 chain (the interface of neopixel.NeoPixel); reports each write."""
+
+    def __init__(self, count, on_write=None):
+        self.pixels = [(0, 0, 0)] * count
+        self.writes = 0
+        self._on_write = on_write
+
+    def __len__(self):
+        return len(self.pixels)
+
+    def __setitem__(self, index, rgb):
+        self.pixels[index] = rgb
+
+    def __getitem__(self, index):
+        return self.pixels[index]
+
+    def write(self):
+        self.writes += 1
+        if self._on_write:
+            self._on_write(self.pixels)
+
+
+class SimHardware:
+    """The simulated board, driven through the control channel files (or directly)."""
+
+    def __init__(self, config, storage_dir, control=None, report=None, virtual_clock=True,
+                 scan_step_ms=10, idle_ms=2):
+        self.config = config
+        self.storage_dir = storage_dir
+        self.matrix_pins = SimMatrixPins(config.ranks)
+        self.button_pins = {}
+        for name in config.button_pins:
+            self.button_pins[name] = SimPin()
+        self.strip = SimStrip(config.led_count, self._report_leds if report else None)
+        self.virtual_clock = virtual_clock
+        self.scan_step_ms = scan_step_ms
+        self.idle_ms = idle_ms
+        self._now = 0
+        self._advance_left = 0
+        self._ack = None
+        self._control = control
+        self._report = report
+        self._wait = select.poll()
+        if control:
+            self._wait.register(control, select.POLLIN)
+            self._read_commands(block=True)  # the `set` line (and a `sync`) come before boot
+
+    def watch(self, stream):
+        """Also wake the idle wait when `stream` (the serial input) has data."""
+        self._wait.register(stream, select.POLLIN)
+
+    def ticks_ms(self):
+        return self._now if self.virtual_clock else time.ticks_ms()
+
+    def advance(self, ms):
+        # starts at 0 and never nears the ticks period in a simulator run: plain addition
+        self._now += ms
+
+    def idle(self):
+        """Between loop passes: answer a sync, move virtual time, or wait for input."""
+        if self._ack is not None:
+            self._send("ack " + self._ack)
+            self._ack = None
+        if self._advance_left:
+            step = min(self._advance_left, self.scan_step_ms)
+            self._advance_left -= step
+            self.advance(step)
+            return
+        if self._control is None:
+            if not self.virtual_clock:
+                time.sleep_ms(self.idle_ms)
+            return
+        if self._read_commands(block=False):
+            return
+        # Nothing to do: sleep until a command or serial input arrives (virtual time stands
+        # still meanwhile; real time wakes up every idle_ms to keep LEDs and timers going).
+        self._wait.poll(-1 if self.virtual_clock else self.idle_ms)
+
+    def _read_commands(self, block):
+        """Apply commands up to the next `advance` or `sync`; True if any was read."""
+        got = False
+        while block or self._wait_control(0):
+            block = False
+            line = self._control.readline()
+            if not line:
+                raise SystemExit("control channel closed")
+            got = True
+            if self._apply(line.decode().split()):
+                break
+        return got
+
+    def _wait_control(self, timeout):
+        for entry in self._wait.poll(timeout):
+            if entry[0] is self._control or entry[0] == self._control:
+                return True
+        return False
+
+    def _apply(self, words):
+        """Carry out one command; True when the loop must run before the next one."""
+        if not words:
+            return False
+        verb = words[0]
+        if verb in ("place", "lift"):
+            row, col = self.config.matrix_position(words[1])
+            self.matrix_pins.set(row, col, verb == "place")
+        elif verb == "set":
+            for row in range(len(self.matrix_pins.bits)):
+                self.matrix_pins.bits[row] = 0
+            for name in words[1:]:
+                row, col = self.config.matrix_position(name)
+                self.matrix_pins.set(row, col, True)
+        elif verb in ("press", "release"):
+            self.button_pins[words[1]].level = 0 if verb == "press" else 1
+        elif verb == "advance":
+            if self.virtual_clock:
+                self._advance_left += int(words[1])
+            return True
+        elif verb == "sync":
+            self._ack = words[1] if len(words) > 1 else "-"
+            return True
+        else:
+            self._send("error unknown command " + verb)
+        return False
+
+    def _send(self, text):
+        self._report.write(text.encode() + b"\n")
+
+    def _report_leds(self, pixels):
+        words = ["leds"]
+        for index in range(len(pixels)):
+            r, g, b = pixels[index]
+            if r or g or b:
+                words.append("%s:%02x%02x%02x" % (self.config.led_square(index), r, g, b))
+        self._send(" ".join(words))
+
+
+class SlowFile:
+    """A file whose writes each take `delay_ms`: widens the save window for power-cut tests."""
+
+    def __init__(self, f, delay_ms):
+        self._f = f
+        self._delay_ms = delay_ms
+
+    def write(self, data):
+        time.sleep_ms(self._delay_ms)
+        return self._f.write(data)
+
+    def read(self):
+        return self._f.read()
+
+    def close(self):
+        self._f.close()
+
+
+def slow_opener(delay_ms):
+    def opener(path, mode):
+        return SlowFile(open(path, mode), delay_ms)
+    return opener

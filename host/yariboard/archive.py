@@ -1,0 +1,222 @@
+"""The game archive: one SQLite file holding every game's headers and timed moves.
+
+Every write is one transaction committed with `synchronous=FULL` in WAL mode, so killing
+the host (or pulling the power) at any moment keeps everything already committed and
+never leaves half a move. Moves are keyed by (game, ply): storing a move the archive
+already has is a no-op, which is what lets the link replay the board's history after a
+reconnect without ever duplicating a move.
+"""
+import os
+import sqlite3
+
+import platformdirs
+
+from yariboard.records import GameRecord, MoveRecord, check_headers, now_stamp
+
+DB_ENV = "YARIBOARD_DB"
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    variant     TEXT NOT NULL,
+    start_sfen  TEXT NOT NULL,
+    black       TEXT NOT NULL DEFAULT '',
+    white       TEXT NOT NULL DEFAULT '',
+    date        TEXT NOT NULL,
+    handicap    TEXT NOT NULL DEFAULT '',
+    mode        TEXT NOT NULL DEFAULT 'casual',
+    winner      TEXT NOT NULL DEFAULT '',
+    reason      TEXT NOT NULL DEFAULT '',
+    board_game  TEXT UNIQUE
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply         INTEGER NOT NULL,
+    usi         TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+"""
+
+
+class ArchiveError(RuntimeError):
+    """A write the archive refuses (it would break a stored game); nothing was changed."""
+
+
+def default_path():
+    """$YARIBOARD_DB if set, else games.sqlite3 in the user's data directory."""
+    override = os.environ.get(DB_ENV)
+    if override:
+        return override
+    return os.path.join(platformdirs.user_data_dir("yariboard", appauthor=False), "games.sqlite3")
+
+
+class Archive:
+    def __init__(self, path=None):
+        self.path = path or default_path()
+        directory = os.path.dirname(os.path.abspath(self.path))
+        os.makedirs(directory, exist_ok=True)
+        # isolation_level=None: we open and commit every transaction ourselves.
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise ArchiveError("%s was written by a newer yariboard (schema %d)" % (self.path, version))
+        with self.transaction():
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+            self.db.execute("PRAGMA user_version=%d" % SCHEMA_VERSION)
+
+    def close(self):
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def transaction(self):
+        return _Transaction(self.db)
+
+    # -- writing ----------------------------------------------------------------------
+
+    def new_game(self, record):
+        """Store a game's headers (and any moves it already has); returns its id."""
+        return self.store_all([record])[0]
+
+    def store_all(self, records):
+        """Store several whole games in one transaction (all or none); returns their ids."""
+        for record in records:
+            check_headers(record)
+        with self.transaction():
+            return [self._insert(record) for record in records]
+
+    def _insert(self, record):
+        cursor = self.db.execute(
+            "INSERT INTO games (variant, start_sfen, black, white, date, handicap, mode,"
+            " winner, reason, board_game) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (record.variant, record.start_sfen, record.black, record.white, record.date,
+             record.handicap, record.mode, record.winner, record.reason,
+             record.board_game or None))
+        game_id = cursor.lastrowid
+        self.db.executemany(
+            "INSERT INTO moves (game_id, ply, usi, at) VALUES (?,?,?,?)",
+            [(game_id, ply, move.usi, move.at) for ply, move in enumerate(record.moves, 1)])
+        return game_id
+
+    def add_move(self, game_id, ply, usi, at=None):
+        """Store move number `ply` (1-based) of a game; True if stored, False if already there.
+
+        The same move again is ignored; a different move at a stored ply, or a gap in the
+        plies, raises ArchiveError and changes nothing. Timestamps never go backwards:
+        a clock step back is clamped to the previous move's time.
+        """
+        with self.transaction():
+            row = self.db.execute("SELECT usi FROM moves WHERE game_id=? AND ply=?",
+                                  (game_id, ply)).fetchone()
+            if row is not None:
+                if row[0] != usi:
+                    raise ArchiveError("game %d already has %s at move %d, not %s"
+                                       % (game_id, row[0], ply, usi))
+                return False
+            last_ply, last_at = self._last_move(game_id)
+            if ply != last_ply + 1:
+                raise ArchiveError("game %d has %d moves; cannot store move %d"
+                                   % (game_id, last_ply, ply))
+            at = max(at or now_stamp(), last_at)
+            self.db.execute("INSERT INTO moves (game_id, ply, usi, at) VALUES (?,?,?,?)",
+                            (game_id, ply, usi, at))
+        return True
+
+    def truncate(self, game_id, plies):
+        """Keep only the first `plies` moves (the board took moves back)."""
+        with self.transaction():
+            self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>?", (game_id, plies))
+
+    def finish(self, game_id, winner, reason):
+        record = self.game(game_id)
+        record.winner, record.reason = winner, reason
+        check_headers(record)
+        with self.transaction():
+            self.db.execute("UPDATE games SET winner=?, reason=? WHERE id=?", (winner, reason, game_id))
+
+    def set_players(self, game_id, black, white):
+        with self.transaction():
+            self.db.execute("UPDATE games SET black=?, white=? WHERE id=?", (black, white, game_id))
+
+    def delete(self, game_id):
+        with self.transaction():
+            self.db.execute("DELETE FROM games WHERE id=?", (game_id,))
+
+    # -- reading ----------------------------------------------------------------------
+
+    def _last_move(self, game_id):
+        row = self.db.execute("SELECT ply, at FROM moves WHERE game_id=? ORDER BY ply DESC LIMIT 1",
+                              (game_id,)).fetchone()
+        if row:
+            return row
+        date = self.db.execute("SELECT date FROM games WHERE id=?", (game_id,)).fetchone()
+        if date is None:
+            raise ArchiveError("no game %d in the archive" % game_id)
+        return 0, date[0]
+
+    def move_count(self, game_id):
+        return self._last_move(game_id)[0]
+
+    def game(self, game_id):
+        """The full record of one game; KeyError if there is none with that id."""
+        row = self.db.execute(
+            "SELECT id, variant, start_sfen, black, white, date, handicap, mode, winner, reason,"
+            " board_game FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError("no game %s in the archive" % game_id)
+        record = _record_from_row(row)
+        record.moves = [MoveRecord(usi, at) for usi, at in self.db.execute(
+            "SELECT usi, at FROM moves WHERE game_id=? ORDER BY ply", (game_id,))]
+        return record
+
+    def find_board_game(self, board_game):
+        """The id of the game the board calls `board_game`, or None."""
+        row = self.db.execute("SELECT id FROM games WHERE board_game=?", (board_game,)).fetchone()
+        return row[0] if row else None
+
+    def summaries(self):
+        """(record without its moves, number of moves) for every game, newest first."""
+        rows = self.db.execute(
+            "SELECT g.id, g.variant, g.start_sfen, g.black, g.white, g.date, g.handicap, g.mode,"
+            " g.winner, g.reason, g.board_game, (SELECT COUNT(*) FROM moves m WHERE m.game_id=g.id)"
+            " FROM games g ORDER BY g.date DESC, g.id DESC").fetchall()
+        return [(_record_from_row(row[:11]), row[11]) for row in rows]
+
+    def ids(self):
+        return [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY id")]
+
+
+def _record_from_row(row):
+    (game_id, variant, start_sfen, black, white, date, handicap, mode, winner, reason,
+     board_game) = row
+    return GameRecord(variant=variant, start_sfen=start_sfen, black=black, white=white, date=date,
+                      handicap=handicap, mode=mode, winner=winner, reason=reason, id=game_id,
+                      board_game=board_game or "")
+
+
+class _Transaction:
+    """`with` block holding one IMMEDIATE transaction: all of it is committed, or none."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")
+        return False

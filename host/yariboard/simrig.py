@@ -1,0 +1,121 @@
+"""A simulated board on the desk: the firmware in simboard.SimBoard, plus hands and a cable.
+
+The hands turn a move into what a person does with the pieces (lift, lift the captured
+piece, place), so scripted games reach the board only as sensor events. The cable can be
+pulled: the pseudo-terminal the host has open disappears (reads fail, as when a USB port
+vanishes) and the board loses power; plugging it back boots the firmware on the same flash
+with a new port, which the host finds through `ports()` like a real board's.
+"""
+import time
+
+from boardfw import ledlang
+from boardfw.interpreter import SETTLE_MS
+from shogicore.move import is_drop, move_from, move_to
+from yariboard.simboard import SimBoard
+
+# One lit colour per style in the LED language (blinking styles are dark half the time).
+STYLE_OF_COLOUR = {}
+for _name, _rgb, _pattern, _meaning in ledlang.TABLE:
+    STYLE_OF_COLOUR.setdefault(_rgb, _name)
+
+
+def led_styles(leds):
+    """{square: (r, g, b)} as the simulator reports it -> {square: LED style name}."""
+    return {square: STYLE_OF_COLOUR.get(rgb, "#%02x%02x%02x" % rgb) for square, rgb in leds.items()}
+
+
+def hand_actions(position, move):
+    """Control lines a player's hands produce for `move` in `position` (not yet played)."""
+    variant = position.variant
+    to = variant.square_name(move_to(move))
+    if is_drop(move):
+        return ["place " + to]
+    frm = variant.square_name(move_from(move))
+    if position.piece_at(move_to(move)):
+        return ["lift " + frm, "lift " + to, "place " + to]
+    return ["lift " + frm, "place " + to]
+
+
+class SimRig:
+    def __init__(self, storage_dir, board="yari-9x7", clock="virtual", log_dir=None):
+        self.storage_dir = storage_dir
+        self.board_name = board
+        self.clock = clock
+        self.log_dir = log_dir
+        self.board = None
+        self.plugged = False
+        self.unplugs = 0
+
+    def start(self):
+        self.board = SimBoard(self.storage_dir, board=self.board_name, clock=self.clock,
+                              log_dir=self.log_dir).start()
+        self.plugged = True
+        return self
+
+    def close(self):
+        if self.board is not None:
+            self.board.close()
+        self.plugged = False
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def port(self):
+        return self.board.port
+
+    def ports(self):
+        """What a port scan would find now: the board's port while it is plugged in."""
+        return [self.board.port] if self.plugged else []
+
+    # -- the cable and the power -----------------------------------------------------------
+
+    def unplug(self):
+        """Pull the USB cable: the board stops and its port vanishes under the host."""
+        occupied = set(self.board.occupied)
+        self.board.close()
+        self.board = SimBoard(self.storage_dir, board=self.board_name, clock=self.clock,
+                              occupied=occupied, log_dir=self.log_dir)
+        self.plugged = False
+        self.unplugs += 1
+
+    def replug(self):
+        self.board.start()
+        self.plugged = True
+
+    def reset(self):
+        """Power-cycle the board (reset button, brown-out) with the cable left in."""
+        self.board.restart()
+
+    # -- the hands -------------------------------------------------------------------------
+
+    def perform(self, position, move):
+        """Carry out `move` on the sensors and let the board settle so it commits it.
+
+        Each touch lasts a few debounce periods, as a hand does; the last one is followed by
+        the settling time after which the board commits a move.
+        """
+        touch_ms = 3 * self.board.config.debounce_ms
+        for index, line in enumerate(hand_actions(position, move)):
+            self.act(line, touch_ms if index else 0)
+        self.wait(touch_ms + SETTLE_MS + 100)
+
+    def act(self, line, after_ms=0):
+        """One control line (`lift 7g`, `place 7f`, `press A`...), after `after_ms` of time."""
+        if after_ms:
+            self.wait(after_ms)
+        self.board.send_commands([line])
+
+    def wait(self, ms):
+        """Let board time pass: advanced on a virtual clock, slept through on a real one."""
+        if self.clock == "virtual":
+            self.board.advance(ms)
+            self.board.sync()
+        else:
+            time.sleep(ms / 1000.0)
+
+    def led_styles(self):
+        return led_styles(self.board.leds)

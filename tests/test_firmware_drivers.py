@@ -1,0 +1,250 @@
+"""The board drivers on the MicroPython unix port, with the simulated pins of sim_hw (the
+same interfaces as the Pico's): debounce, buttons, LED current cap, atomic saves."""
+import json
+import os
+import random
+
+from tests.mpy import ROOT, run_micropython
+
+BOARD = "../hardware/boards/yari-9x7.json"
+
+
+def micropython_json(code):
+    """Run `code` (which prints one JSON document last) on the unix port; return it decoded."""
+    _, stdout, _ = run_micropython("import json\n" + code)
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+def test_matrix_reports_a_change_only_after_it_held_for_the_debounce_time():
+    result = micropython_json("""
+from boardfw.matrix import Matrix
+from boardfw.sim_hw import SimMatrixPins
+pins = SimMatrixPins(9)
+m = Matrix(pins, 9, 7, 30)
+m.prime(0)
+log = []
+def scan(t):
+    changes = []
+    m.scan(t, changes)
+    log.append([t, changes])
+pins.set(2, 3, True); scan(5)            # flicker: on for 20 ms only
+scan(15); pins.set(2, 3, False); scan(25); scan(60); scan(100)
+pins.set(4, 1, True); scan(110); scan(139); scan(140); scan(200)
+pins.set(4, 1, False); scan(210); pins.set(4, 1, True); scan(220); scan(245); scan(260)
+print(json.dumps([log, m.closed(4, 1), m.closed(2, 3)]))
+""")
+    log, closed_41, closed_23 = result
+    reported = [(t, c) for t, changes in log for c in changes]
+    # the 20 ms flicker on (2,3) never counts; (4,1) counts 30 ms after it was first seen
+    # closed; the later 10 ms opening of (4,1) is a bounce and does not count either
+    assert reported == [(140, [4, 1, True])]
+    assert closed_41 is True and closed_23 is False
+
+
+def test_a_chattering_switch_does_not_hold_up_its_neighbours_in_the_row():
+    reported = micropython_json("""
+from boardfw.matrix import Matrix
+from boardfw.sim_hw import SimMatrixPins
+pins = SimMatrixPins(9)
+m = Matrix(pins, 9, 7, 30)
+m.prime(0)
+out = []
+pins.set(0, 0, True)
+for t in range(0, 200, 5):
+    pins.set(0, 6, (t // 5) % 2 == 0)      # column 6 chatters every scan
+    changes = []
+    m.scan(t, changes)
+    out += [[t] + list(c) for c in changes]
+print(json.dumps(out))
+""")
+    assert reported == [[30, 0, 0, True]]
+
+
+def test_buttons_short_and_long_presses_and_bounce():
+    events = micropython_json("""
+from boardfw.buttons import Buttons
+from boardfw.sim_hw import SimPin
+a, b = SimPin(), SimPin()
+buttons = Buttons({'A': a, 'B': b}, 20, long_ms=800)
+out = []
+def at(t):
+    ev = []
+    buttons.poll(t, ev)
+    out.extend([t, name, long] for name, long in ev)
+a.level = 0; at(0); a.level = 1; at(5); at(40)          # 5 ms bounce: nothing
+a.level = 0; at(100); at(125); at(300); a.level = 1; at(310); at(335)   # short press
+b.level = 0; at(400); at(425); at(1100); at(1224); at(1226); at(1500)
+b.level = 1; at(1600); at(1650)                           # long press, reported once
+print(json.dumps(out))
+""")
+    assert events == [[335, "A", False], [1226, "B", True]]
+
+
+def test_led_frames_are_scaled_into_the_current_budget():
+    with open(os.path.join(ROOT, "hardware", "boards", "yari-9x7.json")) as f:
+        board = json.load(f)
+    per_channel, idle, budget = (board["led_ma_per_channel"], board["led_idle_ma"],
+                                 board["led_budget_ma"])
+    result = micropython_json("""
+from boardfw.leds import Leds
+from boardfw.sim_hw import SimStrip
+from boardfw import config
+c = config.load('%s')
+strip = SimStrip(c.led_count)
+leds = Leds(strip, c.led_count, c.led_ma_per_channel, c.led_idle_ma, c.led_budget_ma)
+white = bytearray([255] * (3 * c.led_count))
+leds.show(white)
+all_white = list(strip.pixels)
+few = bytearray(3 * c.led_count)
+few[0:3] = bytes([200, 100, 0]); few[30:33] = bytes([0, 90, 0])
+leds.show(few)
+print(json.dumps([all_white, list(strip.pixels), strip.writes]))
+""" % BOARD)
+    all_white, few, writes = result
+    count = len(all_white)
+
+    def current(pixels):
+        return count * idle + sum(sum(p) for p in pixels) * per_channel / 255
+
+    assert current([[255] * 3] * count) > budget          # the unscaled frame would be too much
+    assert current(all_white) <= budget
+    assert current(all_white) > 0.9 * budget              # ... but it is not dimmed needlessly
+    assert len({tuple(p) for p in all_white}) == 1        # every LED scaled alike
+    assert few[0] == [200, 100, 0] and few[10] == [0, 90, 0]   # within budget: untouched
+    assert sum(map(sum, few)) == 390
+    assert writes == 2
+
+
+def test_save_is_atomic_and_damage_is_detected(tmp_path):
+    result = micropython_json("""
+from boardfw.storage import GameStore, SavedGame, CorruptSave, MoveText
+d = '%s'
+store = GameStore(d)
+moves = MoveText()
+for usi in ['7g7f', '3c3d'] * 10:
+    moves.push(usi)
+moves.pop()
+store.save(SavedGame('0badcafe', 'yari', 'casual', '-', '-', '-', 'S T A R', moves))
+first = store.load()
+# a power cut during the next save leaves a partial temp file behind
+f = open(d + '/game.tmp', 'wb'); f.write(b'yariboard-game 1\\nid dead'); f.close()
+after_cut = store.load()
+import os
+leftover = 'game.tmp' in os.listdir(d)
+data = open(d + '/game.txt', 'rb').read()
+outcomes = []
+for damaged in (data[:-5], data.replace(b'7g7f', b'7g7e'), b'', data + b'moves 1a1b\\n'):
+    open(d + '/game.txt', 'wb').write(damaged)
+    try:
+        store.load()
+        outcomes.append('loaded')
+    except CorruptSave as e:
+        outcomes.append('corrupt')
+store.set_aside_corrupt()
+print(json.dumps([list(first.moves), first.game_id, list(after_cut.moves), leftover, outcomes,
+                  sorted(os.listdir(d)), store.load() is None]))
+""" % tmp_path)
+    first_moves, game_id, after_cut, leftover, outcomes, files, empty = result
+    assert first_moves == ["7g7f", "3c3d"] * 9 + ["7g7f"] and game_id == "0badcafe"
+    assert after_cut == first_moves and leftover is False
+    assert outcomes == ["corrupt"] * 4
+    assert files == ["game.bad"] and empty is True
+
+
+def test_move_text_follows_pushes_and_pops_like_a_list():
+    rng = random.Random(9)
+    script = []
+    model = []
+    for _ in range(300):
+        if model and rng.random() < 0.3:
+            script.append("pop")
+            model.pop()
+        else:
+            usi = rng.choice(["7g7f", "P*5e", "2c2b+", "1a1b"])
+            script.append(usi)
+            model.append(usi)
+    result = micropython_json("""
+from boardfw.storage import MoveText
+text = MoveText()
+for step in %r:
+    if step == 'pop':
+        text.pop()
+    else:
+        text.push(step)
+print(json.dumps([list(text), text.count, text.batch(0, 16), text.batch(13, 16),
+                  text.batch(text.count - 3, 16), max(len(l.split()) for l in text.lines)]))
+""" % script)
+    moves, count, first, middle, tail, widest = result
+    assert moves == model and count == len(model)
+    assert first == model[:16] and middle == model[13:29] and tail == model[-3:]
+    assert widest == 16
+
+
+FAKE_GPIO = """
+import sys
+
+class Circuit:
+    # reed switches with one diode each: only the driven row can pull a column
+    closed = set()
+    rows = {}
+    cols = {}
+    driven_at_once = 0
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, n, mode=0, pull=None, value=None):
+        self.n = n
+        self.init(mode, pull, value=value)
+
+    def init(self, mode=0, pull=None, value=None):
+        self.mode = mode
+        if pull is not None:
+            self.pull = pull
+        if value is not None:
+            self.level = value
+        driven = [p for p in Circuit.rows.values() if p.mode == Pin.OUT]
+        Circuit.driven_at_once = max(Circuit.driven_at_once, len(driven))
+
+    def value(self, v=None):
+        if v is not None:
+            self.level = v
+            return None
+        idle = 1 if self.pull == Pin.PULL_UP else 0
+        for (row_pin, col_pin) in Circuit.closed:
+            row = Circuit.rows[row_pin]
+            if col_pin == self.n and row.mode == Pin.OUT and row.level != idle:
+                return row.level
+        return idle
+
+class Machine:
+    Pin = Pin
+
+sys.modules['machine'] = Machine
+"""
+
+
+def test_pin_matrix_drives_one_row_at_a_time_at_either_active_level():
+    result = micropython_json(FAKE_GPIO + """
+from boardfw import config
+from boardfw.matrix import PinMatrix
+c = config.load('%s')
+out = []
+for active in (0, 1):
+    Circuit.rows = {}
+    m = PinMatrix(c.row_pins, c.col_pins, active)
+    for p in m._rows:
+        Circuit.rows[p.n] = p
+    # three corners of a rectangle closed (the diodes keep the fourth from ghosting)
+    Circuit.closed = {(c.row_pins[1], c.col_pins[2]), (c.row_pins[1], c.col_pins[5]),
+                      (c.row_pins[6], c.col_pins[2]), (c.row_pins[8], c.col_pins[0])}
+    out.append([m.read_row(r) for r in range(c.ranks)])
+print(json.dumps([out, Circuit.driven_at_once]))
+""" % BOARD)
+    readings, driven_at_once = result
+    expected = [0, (1 << 2) | (1 << 5), 0, 0, 0, 0, 1 << 2, 0, 1 << 0]
+    assert readings == [expected, expected]      # rows driven low, then high
+    assert driven_at_once == 1                   # never two rows driven together

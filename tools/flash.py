@@ -1,0 +1,78 @@
+"""Put the firmware on a Raspberry Pi Pico: compile with mpy-cross, copy with mpremote.
+
+The rules core and board modules are compiled to .mpy (bytecode: less RAM and a faster boot
+than compiling source on the Pico); main.py stays source because MicroPython runs
+/main.py at power-up; the board file of the variant becomes /board.json. The saved game
+(/game.txt) is left alone. mpremote stops the running firmware with Ctrl-C first.
+
+    python -m tools.flash --variant yari --port auto [--dry-run]
+
+--dry-run prints the exact commands instead of running them (`make flash DRY_RUN=1`).
+"""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGES = ("boardfw", "shogicore")
+HOST_ONLY = ("boardfw/sim_hw.py",)      # the simulated board runs on the unix port only
+BOARD_FILES = {"yari": "hardware/boards/yari-9x7.json", "shogi": "hardware/boards/shogi-9x9.json"}
+ARCH = "armv6m"                          # the Pico's Cortex-M0+
+# Removes modules of an earlier deploy (a stale .py would be imported before the .mpy).
+CLEAN_DEVICE = ('import os;[os.remove(d + "/" + f) for d in (%s) if d in os.listdir() '
+                'for f in os.listdir(d)]' % ", ".join('"%s"' % p for p in PACKAGES))
+
+
+def tool(name):
+    """A console script of the venv, as a path relative to the repository root."""
+    return os.path.relpath(os.path.join(os.path.dirname(sys.executable), name), ROOT)
+
+
+def sources():
+    for package in PACKAGES:
+        folder = os.path.join(ROOT, "firmware", package)
+        for name in sorted(os.listdir(folder)):
+            relative = package + "/" + name
+            if name.endswith(".py") and relative not in HOST_ONLY:
+                yield relative
+
+
+def commands(variant, port, build_dir):
+    """The list of commands (argument lists) that flash `variant` to the Pico on `port`."""
+    mpy_cross = tool("mpy-cross")
+    out = []
+    for relative in sources():
+        target = os.path.join(build_dir, relative[:-3] + ".mpy")
+        out.append([mpy_cross, "-march=" + ARCH, "-o", target, "firmware/" + relative])
+    copy = [tool("mpremote"), "connect", port, "exec", CLEAN_DEVICE, "+", "cp", "-r"]
+    copy += [os.path.join(build_dir, package) for package in PACKAGES] + [":"]
+    copy += ["+", "cp", "firmware/main.py", ":main.py",
+             "+", "cp", BOARD_FILES[variant], ":board.json", "+", "reset"]
+    out.append(copy)
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", choices=sorted(BOARD_FILES), default="yari")
+    parser.add_argument("--port", default="auto", help="serial port, or auto")
+    parser.add_argument("--build-dir", default="build/pico")
+    parser.add_argument("--dry-run", action="store_true", help="print the commands only")
+    args = parser.parse_args(argv)
+    for cmd in commands(args.variant, args.port, args.build_dir):
+        if args.dry_run:
+            print(shlex.join(cmd))
+            continue
+        if cmd[0].endswith("mpy-cross"):
+            os.makedirs(os.path.join(ROOT, os.path.dirname(cmd[3])), exist_ok=True)
+        status = subprocess.call(cmd, cwd=ROOT)
+        if status:
+            print("failed (%d): %s" % (status, shlex.join(cmd)), file=sys.stderr)
+            return status
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
