@@ -3,8 +3,10 @@ same interfaces as the Pico's): debounce, buttons, LED current cap, atomic saves
 import json
 import os
 import random
+import time
 
 from tests.mpy import ROOT, run_micropython
+from yariboard.simboard import SimBoard
 
 BOARD = "../hardware/boards/yari-9x7.json"
 
@@ -248,3 +250,16 @@ print(json.dumps([out, Circuit.driven_at_once]))
     expected = [0, (1 << 2) | (1 << 5), 0, 0, 0, 0, 1 << 2, 0, 1 << 0]
     assert readings == [expected, expected]      # rows driven low, then high
     assert driven_at_once == 1                   # never two rows driven together
+
+
+def test_simulator_control_lines_it_cannot_read_are_reported_not_fatal(tmp_path):
+    with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as sim:
+        sim.send_commands(["place 9z", "press C", "advance soon", "frobnicate"])
+        sim.sync()
+        assert sim.alive()
+        for _ in range(50):                 # the report pipe is read by a thread
+            if len(sim.errors) == 4:
+                break
+            time.sleep(0.02)
+        assert sim.errors == ["error bad command place 9z", "error bad command press C",
+                              "error bad command advance soon", "error unknown command frobnicate"]

@@ -81,5 +81,7 @@ def test_power_cuts_never_lose_or_duplicate_a_committed_move(tmp_path):
         client.close()
         sim.close()
     assert "Traceback" not in sim.stderr_text()
-    assert cut_mid_save >= 10            # the cuts really hit saves in progress
-    assert resumed_with_move >= 10 and cuts - resumed_with_move >= 10
+    figures = (cuts, cut_mid_save, resumed_with_move)
+    print("power cuts: %d, during a save: %d, after the save: %d" % figures)
+    assert cut_mid_save >= 10, figures           # the cuts really hit saves in progress
+    assert resumed_with_move >= 10 and cuts - resumed_with_move >= 10, figures

@@ -4,13 +4,14 @@ MicroPython unix port: both sides must frame and reject alike.
 The CRC is checked against zlib.crc32, an implementation independent of the module.
 """
 import json
+import os
 import random
 import zlib
 
 import pytest
 
 from boardfw import protocol
-from tests.mpy import run_micropython
+from tests.mpy import ROOT, run_micropython
 
 SFEN = "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1"
 
@@ -143,3 +144,13 @@ def test_micropython_frames_and_rejects_exactly_like_cpython():
     first, second = stdout.strip().split("\n")
     assert json.loads(first) == expected
     assert second.encode() + b"\n" == protocol.encode(42, ["move", "1", "7g7f"])
+
+
+def test_the_example_frames_in_the_protocol_document_are_valid():
+    with open(os.path.join(ROOT, "docs", "protocol.md")) as f:
+        text = f.read()
+    block = text.split("Example (host asks for the state, board answers):")[1].split("```")[1]
+    request, reply = [line.encode() for line in block.strip().splitlines()]
+    assert protocol.decode(request) == (7, "state", [])
+    seq, verb, args = protocol.decode(reply)
+    assert (seq, verb, args[:2]) == (12, "ok", ["7", "state"])

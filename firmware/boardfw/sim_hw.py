@@ -135,8 +135,11 @@ class SimHardware:
             if not line:
                 raise SystemExit("control channel closed")
             got = True
-            if self._apply(line.decode().split()):
-                break
+            try:
+                if self._apply(line.decode().split()):
+                    break
+            except (ValueError, KeyError, IndexError):   # a bad square, button or number
+                self._send("error bad command " + line.decode().strip())
         return got
 
     def _wait_control(self, timeout):

@@ -97,7 +97,7 @@ def compile_firmware(target):
 
 # Runs on the unix port: the controller with simulated pins, timed with ticks_us.
 LOOP_TIMING = """
-import json, time
+import gc, json, time
 from boardfw import config
 from boardfw.controller import Controller
 from boardfw.sim_hw import SimHardware
@@ -116,6 +116,8 @@ for square in ('7i', '6i', '5i', '4i', '3i', '2i', '1i', '7g', '6g', '5g', '4g',
     hw.matrix_pins.set(*cfg.matrix_position(square), True)
 c = Controller(hw, cfg, QuietLink())
 c.boot()
+gc.collect()
+booted_bytes = gc.mem_alloc()
 
 def passes(n):
     start = time.ticks_us()
@@ -141,7 +143,7 @@ while lit_ms is None:
         lit_ms = hw.ticks_ms() - lifted_at
         lit_pass_us = spent
 holding = passes(2000)
-print(json.dumps({'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
+print(json.dumps({'booted_bytes': booted_bytes, 'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
                   'lit_pass_us': lit_pass_us, 'debounce_ms': cfg.debounce_ms}))
 """
 
@@ -178,6 +180,7 @@ def run():
                 print("firmware %d-ply game within %d KB (%s): %s" % (
                     PLIES, BUDGET_KB, label, "yes" if smallest <= BUDGET_KB else "NO"), flush=True)
         timing = loop_timing(workdir)
+        print("heap in use after boot, source: %d KB" % (timing["booted_bytes"] // 1024))
         print("scan-and-interpret pass, board at rest (mean of 2000): %.0f us" % timing["idle_us"])
         print("scan-and-interpret pass, piece held up (mean of 2000): %.0f us"
               % timing["holding_us"])
