@@ -102,6 +102,19 @@ def test_a_plain_move_is_recorded_after_the_board_settles():
     assert b.it.phase() == "idle"
 
 
+def test_a_move_is_read_across_the_millisecond_clock_wrapping():
+    # The Pico's ticks_ms wraps at 2**30 ms (about 12.4 days of play).
+    wrap = 1 << 30
+    game = Game()
+    v = game.variant
+    start = wrap - 200
+    it = Interpreter(game, start)
+    it.on_sensor(v.parse_square("7g"), False, start + 50)
+    it.on_sensor(v.parse_square("7f"), True, (start + 150) % wrap)
+    assert list(it.tick((start + 200) % wrap)) == []           # not settled yet: 50 ms
+    assert list(it.tick((start + 150 + SETTLE_MS + 10) % wrap)) == [("move", parse_usi(v, "7g7f"))]
+
+
 def test_a_settled_move_is_committed_by_the_next_change_even_without_ticks():
     b = Board()
     b.lift("7g")

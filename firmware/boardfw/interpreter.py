@@ -37,6 +37,11 @@ TAKEBACK = 7  # the last dropped piece lifted: A takes the drop back
 OTHER = 8  # none of these: refused once it settles
 
 
+def _elapsed(now_ms, then_ms):
+    """Milliseconds from `then_ms` to `now_ms` on a clock that wraps like ticks_ms (2**30)."""
+    return (now_ms - then_ms) & 0x3FFFFFFF
+
+
 class Interpreter:
     """Turns debounced sensor changes and button presses into moves of one game."""
 
@@ -103,7 +108,7 @@ class Interpreter:
         elif self._choice is not None:
             self._cycle_choice(now_ms)
         elif game.result is None and self.pos.can_declare_impasse():
-            if self._impasse_ms is not None and now_ms - self._impasse_ms < IMPASSE_ARM_MS:
+            if self._impasse_ms is not None and _elapsed(now_ms, self._impasse_ms) < IMPASSE_ARM_MS:
                 side = self.pos.side
                 game.declare_impasse(side)
                 self._impasse_ms = None
@@ -117,9 +122,9 @@ class Interpreter:
         """Call every scan: commits a settled move, confirms a choice left alone."""
         self._settle(now_ms)
         if (self._choice is not None and not self._reseating
-                and now_ms - self._choice_ms >= self.choice_ms):
+                and _elapsed(now_ms, self._choice_ms) >= self.choice_ms):
             self._commit(self._choice[self._choice_i], now_ms)
-        if self._impasse_ms is not None and now_ms - self._impasse_ms >= IMPASSE_ARM_MS:
+        if self._impasse_ms is not None and _elapsed(now_ms, self._impasse_ms) >= IMPASSE_ARM_MS:
             self._impasse_ms = None
         return self._take_events()
 
@@ -209,7 +214,7 @@ class Interpreter:
             self._put(out, self._from, ledlang.TAKEBACK)
         elif shape == UNDO_PART and self._to:
             self._put(out, self._to, ledlang.FIX_PLACE)
-        if self._impasse_ms is not None and now_ms - self._impasse_ms < IMPASSE_ARM_MS:
+        if self._impasse_ms is not None and _elapsed(now_ms, self._impasse_ms) < IMPASSE_ARM_MS:
             self._put(out, pos.kings[0], ledlang.IMPASSE)
             self._put(out, pos.kings[1], ledlang.IMPASSE)
         self._put_move(out, self._order, ledlang.ORDER_FROM, ledlang.ORDER_TO)
@@ -304,7 +309,7 @@ class Interpreter:
         self._seq += 1
         self._when[sq] = self._seq
         if occupied:
-            self._away_ms[sq] = now_ms - self._lifted_ms[sq]
+            self._away_ms[sq] = _elapsed(now_ms, self._lifted_ms[sq])
         else:
             self._lifted_ms[sq] = now_ms
         expected = self._expected[sq]
@@ -460,7 +465,7 @@ class Interpreter:
     # -- deciding -------------------------------------------------------------------------
     def _settle(self, now_ms):
         """Act on a board state that has been still for settle_ms (once per state)."""
-        if self._acted or now_ms - self._changed_ms < self.settle_ms:
+        if self._acted or _elapsed(now_ms, self._changed_ms) < self.settle_ms:
             return
         self._acted = True
         if self._setup or self._choice is not None:
