@@ -225,14 +225,21 @@ class Pin:
 class Machine:
     Pin = Pin
 
+class NeoPixelModule:
+    class NeoPixel:
+        def __init__(self, pin, count):
+            self.pin = pin
+            self.count = count
+
 sys.modules['machine'] = Machine
+sys.modules['neopixel'] = NeoPixelModule
 """
 
 
 def test_pin_matrix_drives_one_row_at_a_time_at_either_active_level():
     result = micropython_json(FAKE_GPIO + """
 from boardfw import config
-from boardfw.matrix import PinMatrix
+from boardfw.pico_hw import PinMatrix
 c = config.load('%s')
 out = []
 for active in (0, 1):
@@ -250,6 +257,27 @@ print(json.dumps([out, Circuit.driven_at_once]))
     expected = [0, (1 << 2) | (1 << 5), 0, 0, 0, 0, 1 << 2, 0, 1 << 0]
     assert readings == [expected, expected]      # rows driven low, then high
     assert driven_at_once == 1                   # never two rows driven together
+
+
+def test_pico_hardware_takes_every_pin_from_the_board_file():
+    result = micropython_json(FAKE_GPIO + """
+from boardfw import config
+from boardfw.pico_hw import PicoHardware
+c = config.load('%s')
+hw = PicoHardware(c)
+buttons = {}
+for name in hw.button_pins:
+    pin = hw.button_pins[name]
+    buttons[name] = [pin.n, pin.mode, pin.pull]
+print(json.dumps([[p.n for p in hw.matrix_pins._rows], [p.n for p in hw.matrix_pins._cols],
+                  [p.pull for p in hw.matrix_pins._cols], hw.strip.pin.n, hw.strip.pin.mode,
+                  hw.strip.count, buttons, [c.row_pins, c.col_pins, c.led_pin, c.button_pins]]))
+""" % BOARD)
+    rows, cols, col_pulls, led_pin, led_mode, led_count, buttons, board = result
+    row_pins, col_pins, board_led_pin, button_pins = board
+    assert rows == row_pins and cols == col_pins and col_pulls == [1] * len(col_pins)
+    assert led_pin == board_led_pin and led_mode == 1 and led_count == 63
+    assert buttons == {name: [gp, 0, 1] for name, gp in button_pins.items()}   # IN, PULL_UP
 
 
 def test_simulator_control_lines_it_cannot_read_are_reported_not_fatal(tmp_path):

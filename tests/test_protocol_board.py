@@ -42,7 +42,7 @@ def drain(sim, client):
 
 
 def style_colour(style):
-    return [entry[1] for entry in ledlang.TABLE if entry[0] == style][0]
+    return ledlang.channels(ledlang.TABLE[style][1])
 
 
 def after(client, mark, verb):

@@ -6,13 +6,6 @@ A press is short when released before `long_ms`; it is long as soon as it has be
 import time
 
 
-def pico_button_pins(button_pins):
-    """{'A': Pin, 'B': Pin} inputs with pull-ups; a pressed button reads 0."""
-    from machine import Pin
-
-    return {name: Pin(gp, Pin.IN, Pin.PULL_UP) for name, gp in button_pins.items()}
-
-
 class Button:
     def __init__(self, name, pin):
         self.name = name

@@ -31,7 +31,11 @@ REQUIRED_KEYS = (
 
 
 class BoardConfig:
-    """One board's wiring, checked for consistency when it is built."""
+    """One board's wiring, checked for consistency when it is built.
+
+    Squares are kept as matrix cells (row * files + col) in bytes tables, not as dicts of
+    names: on the Pico this object lives as long as the firmware does.
+    """
 
     def __init__(self, data, source="board file"):
         self.source = source
@@ -47,20 +51,13 @@ class BoardConfig:
         self.led_pin = self._pin(data["led_pin"], "led_pin")
         self.button_pins = self._buttons(data["buttons"])
         self._check_pins_unique()
-        self.row_ranks = self._row_ranks(data["row_ranks"])
-        self.col_files = self._col_files(data["col_files"])
+        self.row_ranks = self._row_ranks(data["row_ranks"])   # rank letter per row line
+        self.col_files = self._col_files(data["col_files"])   # file number per column input
         self.row_active_level = data.get("row_active_level", 0)
         if self.row_active_level not in (0, 1):
             self._fail("row_active_level must be 0 or 1")
-        self._positions = {}
-        for row in range(self.ranks):
-            for col in range(self.files):
-                self._positions[self.square_name_at(row, col)] = (row, col)
-        self.led_chain = self._led_chain(data["led_chain"])
-        self.led_count = len(self.led_chain)
-        self._led_of = {}
-        for index in range(self.led_count):
-            self._led_of[self.led_chain[index]] = index
+        self.led_count = self.files * self.ranks
+        self.led_cells, self._led_of_cell = self._led_chain(data["led_chain"])
         self.debounce_ms = self._number(data, "debounce_ms", False)
         self.led_ma_per_channel = self._number(data, "led_ma_per_channel", False)
         self.led_idle_ma = self._number(data, "led_idle_ma", True)
@@ -73,27 +70,33 @@ class BoardConfig:
 
     def square_name_at(self, row, col):
         """Square read by matrix row line `row` and column input `col`, e.g. '7g'."""
-        return str(self.col_files[col]) + self.row_ranks[row]
+        return "%d%s" % (self.col_files[col], self.row_ranks[row])
 
     def matrix_position(self, name):
         """(row, col) of the switch under square `name`."""
-        try:
-            return self._positions[name]
-        except KeyError:
-            raise ValueError("no square '%s' on %s" % (name, self.name))
+        if isinstance(name, str) and len(name) == 2 and "1" <= name[0] <= "9":
+            row = self.row_ranks.find(name[1])
+            col = self.col_files.find(bytes((ord(name[0]) - 48,)))
+            if row >= 0 and col >= 0:
+                return row, col
+        raise ValueError("no square '%s' on %s" % (name, self.name))
 
     def led_index(self, name):
         """Position in the LED chain of the LED under square `name`."""
-        try:
-            return self._led_of[name]
-        except KeyError:
-            raise ValueError("no square '%s' on %s" % (name, self.name))
+        row, col = self.matrix_position(name)
+        return self._led_of_cell[row * self.files + col]
 
     def led_square(self, index):
         """Square lit by LED number `index` of the chain."""
         if not 0 <= index < self.led_count:
             raise ValueError("LED index %d out of range 0..%d" % (index, self.led_count - 1))
-        return self.led_chain[index]
+        row, col = divmod(self.led_cells[index], self.files)
+        return self.square_name_at(row, col)
+
+    @property
+    def led_chain(self):
+        """Square names in chain order, as the board file lists them."""
+        return [self.led_square(i) for i in range(self.led_count)]
 
     # --- validation helpers: each failure names the key and what is wrong ---
 
@@ -155,27 +158,34 @@ class BoardConfig:
         if (not isinstance(row_ranks, list) or len(row_ranks) != self.ranks
                 or "".join(sorted([str(r) for r in row_ranks])) != wanted):
             self._fail("row_ranks must name each rank %s..%s once" % (wanted[0], wanted[-1]))
-        return row_ranks
+        return "".join(row_ranks)
 
     def _col_files(self, col_files):
         wanted = list(range(1, self.files + 1))
         if (not isinstance(col_files, list) or len(col_files) != self.files
                 or sorted([f if _is_int(f) else 0 for f in col_files]) != wanted):
             self._fail("col_files must name each file 1..%d once" % self.files)
-        return col_files
+        return bytes(col_files)
 
     def _led_chain(self, chain):
-        if not isinstance(chain, list) or len(chain) != len(self._positions):
-            self._fail("led_chain must list all %d squares" % len(self._positions))
-        seen = {}
-        for index in range(len(chain)):
+        """(matrix cell of each LED, LED index of each matrix cell) from the square names."""
+        if not isinstance(chain, list) or len(chain) != self.led_count:
+            self._fail("led_chain must list all %d squares" % self.led_count)
+        cells = bytearray(self.led_count)
+        led_of_cell = bytearray(b"\xff" * self.led_count)
+        for index in range(self.led_count):
             name = chain[index]
-            if not isinstance(name, str) or name not in self._positions:
+            try:
+                row, col = self.matrix_position(name)
+            except ValueError:
                 self._fail("led_chain[%d]: %r is not a square of this board" % (index, name))
-            if name in seen:
-                self._fail("led_chain: square %s appears at %d and %d" % (name, seen[name], index))
-            seen[name] = index
-        return chain
+            cell = row * self.files + col
+            if led_of_cell[cell] != 255:
+                self._fail("led_chain: square %s appears at %d and %d"
+                           % (name, led_of_cell[cell], index))
+            cells[index] = cell
+            led_of_cell[cell] = index
+        return bytes(cells), bytes(led_of_cell)
 
     def _check_power(self):
         if self.pico_ma + self.led_budget_ma > self.usb_limit_ma:

@@ -18,7 +18,7 @@ from boardfw.matrix import Matrix
 from boardfw.storage import CorruptSave, GameStore, MoveText, SavedGame
 from shogicore.errors import MoveError, SfenError
 from shogicore.game import CASUAL, TOURNAMENT, Game
-from shogicore.notation import parse_usi, to_usi
+from shogicore.usi import parse_usi, to_usi
 from shogicore.variants import variant_by_name
 
 FIRMWARE_VERSION = "0.1.0"
@@ -275,11 +275,11 @@ class Controller:
         frame[:] = self._dark
         led_at = self._led_at
         for sq, style in self.interpreter.frame(now):
-            r, g, b = ledlang.colour(style, now)
+            rgb = ledlang.colour(style, now)
             i = 3 * led_at[sq]
-            frame[i] = r
-            frame[i + 1] = g
-            frame[i + 2] = b
+            frame[i] = rgb >> 16
+            frame[i + 1] = rgb >> 8 & 255
+            frame[i + 2] = rgb & 255
         self.leds.show(frame)
 
     # -- serial requests -----------------------------------------------------------------

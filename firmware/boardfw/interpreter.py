@@ -10,6 +10,8 @@ changed by re-seating the piece or pressing B. See docs/firmware-interpreter.md.
 
 Pure logic: no machine, files or serial; runs the same on MicroPython and CPython.
 """
+from array import array
+
 from shogicore.game import CASUAL
 from shogicore.move import (drop_kind, is_drop, is_promotion, make_drop, make_move, move_from,
                             move_to)
@@ -236,9 +238,9 @@ class Interpreter:
         if self._seen is None or len(self._seen) != v.size:
             self._seen = bytearray(v.size)  # what the switches report
             self._expected = bytearray(v.size)  # what the position implies
-            self._when = [0] * v.size  # sequence number of each square's last change
-            self._lifted_ms = [0] * v.size  # when each square last lost its piece
-            self._away_ms = [0] * v.size  # how long it then stayed empty
+            self._when = array("i", bytes(4 * v.size))  # sequence no. of each square's last change
+            self._lifted_ms = array("i", bytes(4 * v.size))  # when each square last lost its piece
+            self._away_ms = array("i", bytes(4 * v.size))  # how long it then stayed empty
             self._mark = bytearray(v.size)  # scratch for frame()
         self._casual = game.mode == CASUAL
         # Drop choices are offered cheapest first; hand_kinds is most valuable first.
@@ -515,7 +517,7 @@ class Interpreter:
     def _choice_style(self):
         m = self._choice[self._choice_i]
         if is_drop(m):
-            return ledlang.DROP_CHOICE[self.variant.symbol(drop_kind(m))]
+            return ledlang.drop_choice(self.variant.symbol(drop_kind(m)))
         return ledlang.CHOICE_PROMOTE if is_promotion(m) else ledlang.CHOICE_KEEP
 
     def _refuse(self, reason):

@@ -6,14 +6,6 @@ scaled down together, so a board lit all white still runs from a 500 mA USB port
 """
 
 
-def pico_strip(led_pin, led_count):
-    """The real chain: MicroPython's built-in `neopixel` driver on one GPIO."""
-    from machine import Pin
-    from neopixel import NeoPixel
-
-    return NeoPixel(Pin(led_pin, Pin.OUT), led_count)
-
-
 class Leds:
     """Writes frames to `strip` (anything with `strip[i] = (r, g, b)` and `write()`)."""
 

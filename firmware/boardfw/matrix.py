@@ -1,40 +1,10 @@
-"""Reed-switch matrix: scan the rows, debounce every switch, report settled changes.
+"""Reed-switch matrix: debounce every switch of a scanned matrix, report settled changes.
 
-Wiring (see firmware/boardfw/config.py): to read a row, its line is driven to the active
-level (low by default) while every other row line floats as an input; each column input is
-pulled to the opposite level, so a closed reed switch reads the active level through its
-diode. The diodes stop ghosting when several switches are closed at once.
+The rows are read by `pico_hw.PinMatrix` on the board, `sim_hw.SimMatrixPins` in the
+simulator; this module only sees column bitmasks.
 """
 import time
-
-
-class PinMatrix:
-    """The real matrix on the Pico's GPIOs (row and column pin numbers from the board file)."""
-
-    def __init__(self, row_pins, col_pins, active_level=0):
-        from machine import Pin
-
-        self._active = active_level
-        self._rows = [Pin(n, Pin.IN) for n in row_pins]
-        pull = Pin.PULL_UP if active_level == 0 else Pin.PULL_DOWN
-        self._cols = [Pin(n, Pin.IN, pull) for n in col_pins]
-        self._out = Pin.OUT
-        self._in = Pin.IN
-
-    def read_row(self, row):
-        """Bit c set when the switch at (row, c) is closed."""
-        pin = self._rows[row]
-        pin.init(self._out, value=self._active)
-        time.sleep_us(5)  # let the column lines settle through the diodes
-        bits = 0
-        bit = 1
-        active = self._active
-        for col in self._cols:
-            if col.value() == active:
-                bits |= bit
-            bit <<= 1
-        pin.init(self._in)
-        return bits
+from array import array
 
 
 class Matrix:
@@ -52,7 +22,7 @@ class Matrix:
         self.debounce_ms = debounce_ms
         self.raw = [0] * rows        # last reading, one column bitmask per row
         self.stable = [0] * rows     # debounced state
-        self._since = [0] * (rows * cols)  # ticks when the switch's raw value last changed
+        self._since = array("i", bytes(4 * rows * cols))  # ticks when the switch's raw value last changed
         self._unsettled = 0          # number of switches whose raw value differs from stable
 
     def prime(self, now_ms):

@@ -15,8 +15,8 @@ from yariboard.simboard import SimBoard
 
 # One lit colour per style in the LED language (blinking styles are dark half the time).
 STYLE_OF_COLOUR = {}
-for _name, _rgb, _pattern, _meaning in ledlang.TABLE:
-    STYLE_OF_COLOUR.setdefault(_rgb, _name)
+for _name, _rgb, _pattern in ledlang.TABLE:
+    STYLE_OF_COLOUR.setdefault(ledlang.channels(_rgb), _name)
 
 
 def led_styles(leds):
