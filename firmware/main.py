@@ -11,6 +11,7 @@ left enabled for exactly that). The same file runs on the MicroPython unix port 
 simulated board: `micropython main.py --board B.json --storage DIR --control C --report R`
 (see docs/simulator.md).
 """
+import gc
 import sys
 import time
 
@@ -18,25 +19,33 @@ CRASH_LOG = "/crash.txt"
 RESTART_PAUSE_MS = 1000
 
 
-def pico_board():
+def load_board(path):
+    """The checked board file; the checker is then unloaded, as it runs once per power-up."""
     from boardfw import config as board_config
+
+    board = board_config.load(path)
+    del sys.modules["boardfw.config"]
+    delattr(sys.modules["boardfw"], "config")
+    return board
+
+
+def pico_board():
     from boardfw.pico_hw import PicoHardware
 
-    config = board_config.load("/board.json")
+    config = load_board("/board.json")
     return config, PicoHardware(config), None
 
 
 def simulated_board(argv):
     """--board PATH --storage DIR [--control PATH --report PATH] [--clock virtual|real]
     [--slow-save-ms N]"""
-    from boardfw import config as board_config
     from boardfw import sim_hw
     from boardfw.storage import GameStore
 
     options = {"--clock": "virtual", "--slow-save-ms": "0"}
     for i in range(1, len(argv) - 1, 2):
         options[argv[i]] = argv[i + 1]
-    config = board_config.load(options["--board"])
+    config = load_board(options["--board"])
     control = open(options["--control"], "rb") if "--control" in options else None
     report = open(options["--report"], "wb") if "--report" in options else None
     hw = sim_hw.SimHardware(config, options["--storage"], control, report,
@@ -58,11 +67,13 @@ def log_crash(error):
 
 
 def main():
+    # The board file first: its checker comes and goes before the rest takes up RAM.
+    config, hw, store = pico_board() if sys.platform == "rp2" else simulated_board(sys.argv)
     from boardfw.controller import Controller
     from boardfw.serial_link import SerialLink
 
-    config, hw, store = pico_board() if sys.platform == "rp2" else simulated_board(sys.argv)
     link = SerialLink()
+    gc.collect()   # clear what loading left behind before the game takes its share of RAM
     while True:
         try:
             Controller(hw, config, link, store).run()

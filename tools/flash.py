@@ -30,22 +30,30 @@ def tool(name):
     return os.path.relpath(os.path.join(os.path.dirname(sys.executable), name), ROOT)
 
 
-def sources():
+def sources(host_only=False):
     for package in PACKAGES:
         folder = os.path.join(ROOT, "firmware", package)
         for name in sorted(os.listdir(folder)):
             relative = package + "/" + name
-            if name.endswith(".py") and relative not in HOST_ONLY:
+            if name.endswith(".py") and (host_only or relative not in HOST_ONLY):
                 yield relative
+
+
+def compile_commands(build_dir, host_only=False):
+    """mpy-cross commands for every module (with `host_only`, the simulator's too)."""
+    mpy_cross = tool("mpy-cross")
+    out = []
+    for relative in sources(host_only):
+        target = os.path.join(build_dir, relative[:-3] + ".mpy")
+        # -s: tracebacks name the module as it sits on the Pico, in a shorter string
+        out.append([mpy_cross, "-march=" + ARCH, "-s", relative, "-o", target,
+                    "firmware/" + relative])
+    return out
 
 
 def commands(variant, port, build_dir):
     """The list of commands (argument lists) that flash `variant` to the Pico on `port`."""
-    mpy_cross = tool("mpy-cross")
-    out = []
-    for relative in sources():
-        target = os.path.join(build_dir, relative[:-3] + ".mpy")
-        out.append([mpy_cross, "-march=" + ARCH, "-o", target, "firmware/" + relative])
+    out = compile_commands(build_dir)
     copy = [tool("mpremote"), "connect", port, "exec", CLEAN_DEVICE, "+", "cp", "-r"]
     copy += [os.path.join(build_dir, package) for package in PACKAGES] + [":"]
     copy += ["+", "cp", "firmware/main.py", ":main.py",

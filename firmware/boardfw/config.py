@@ -2,7 +2,9 @@
 
 The board file (hardware/boards/*.json, copied to the Pico as /board.json) is the one place
 where the wiring is written down; the firmware, the host tools and the hardware documents all
-read it through `load`. Runs unchanged on MicroPython and CPython.
+read it through `load`, which checks it and returns a `board.Board`. Runs unchanged on
+MicroPython and CPython. The firmware reads the file once per power-up and then unloads
+this module (main.py): its checks are most of its size.
 
 Wiring conventions the drivers rely on (see hardware/BUILD.md):
 - matrix: the selected row line is driven to `row_active_level` (0 by default), the other
@@ -15,6 +17,8 @@ Wiring conventions the drivers rely on (see hardware/BUILD.md):
   `led_budget_ma`, so `pico_ma + led_budget_ma` never exceeds `usb_limit_ma`.
 """
 import json
+
+from boardfw.board import Board
 
 # GPIOs brought out to the Pico's header. GP23, GP24, GP25 and GP29 are wired to the
 # power supply, VBUS sense, the on-board LED and VSYS sense on the board itself.
@@ -30,75 +34,38 @@ REQUIRED_KEYS = (
 )
 
 
-class BoardConfig:
-    """One board's wiring, checked for consistency when it is built.
+class _Check:
+    """Fills a Board from the board file's data; the first thing wrong raises ValueError."""
 
-    Squares are kept as matrix cells (row * files + col) in bytes tables, not as dicts of
-    names: on the Pico this object lives as long as the firmware does.
-    """
-
-    def __init__(self, data, source="board file"):
+    def __init__(self, data, source):
         self.source = source
         for key in REQUIRED_KEYS:
             if key not in data:
                 self._fail("missing key '%s'" % key)
-        self.name = self._text(data, "name")
-        self.variant = self._text(data, "variant")
-        self.files = self._count(data, "files", 9)
-        self.ranks = self._count(data, "ranks", 9)
-        self.row_pins = self._pin_list(data, "row_pins", self.ranks)
-        self.col_pins = self._pin_list(data, "col_pins", self.files)
-        self.led_pin = self._pin(data["led_pin"], "led_pin")
-        self.button_pins = self._buttons(data["buttons"])
+        b = self.board = Board()
+        b.name = self._text(data, "name")
+        b.variant = self._text(data, "variant")
+        b.files = self._count(data, "files", 9)
+        b.ranks = self._count(data, "ranks", 9)
+        b.row_pins = self._pin_list(data, "row_pins", b.ranks)
+        b.col_pins = self._pin_list(data, "col_pins", b.files)
+        b.led_pin = self._pin(data["led_pin"], "led_pin")
+        b.button_pins = self._buttons(data["buttons"])
         self._check_pins_unique()
-        self.row_ranks = self._row_ranks(data["row_ranks"])   # rank letter per row line
-        self.col_files = self._col_files(data["col_files"])   # file number per column input
-        self.row_active_level = data.get("row_active_level", 0)
-        if self.row_active_level not in (0, 1):
+        b.row_ranks = self._row_ranks(data["row_ranks"])
+        b.col_files = self._col_files(data["col_files"])
+        b.row_active_level = data.get("row_active_level", 0)
+        if b.row_active_level not in (0, 1):
             self._fail("row_active_level must be 0 or 1")
-        self.led_count = self.files * self.ranks
-        self.led_cells, self._led_of_cell = self._led_chain(data["led_chain"])
-        self.debounce_ms = self._number(data, "debounce_ms", False)
-        self.led_ma_per_channel = self._number(data, "led_ma_per_channel", False)
-        self.led_idle_ma = self._number(data, "led_idle_ma", True)
-        self.led_budget_ma = self._number(data, "led_budget_ma", False)
-        self.pico_ma = self._number(data, "pico_ma", True)
-        self.usb_limit_ma = self._number(data, "usb_limit_ma", False)
+        b.led_count = b.files * b.ranks
+        b.led_cells = self._led_chain(data["led_chain"])
+        b.debounce_ms = self._number(data, "debounce_ms", False)
+        b.led_ma_per_channel = self._number(data, "led_ma_per_channel", False)
+        b.led_idle_ma = self._number(data, "led_idle_ma", True)
+        b.led_budget_ma = self._number(data, "led_budget_ma", False)
+        b.pico_ma = self._number(data, "pico_ma", True)
+        b.usb_limit_ma = self._number(data, "usb_limit_ma", False)
         self._check_power()
-
-    # --- lookups used by the drivers and the interpreter ---
-
-    def square_name_at(self, row, col):
-        """Square read by matrix row line `row` and column input `col`, e.g. '7g'."""
-        return "%d%s" % (self.col_files[col], self.row_ranks[row])
-
-    def matrix_position(self, name):
-        """(row, col) of the switch under square `name`."""
-        if isinstance(name, str) and len(name) == 2 and "1" <= name[0] <= "9":
-            row = self.row_ranks.find(name[1])
-            col = self.col_files.find(bytes((ord(name[0]) - 48,)))
-            if row >= 0 and col >= 0:
-                return row, col
-        raise ValueError("no square '%s' on %s" % (name, self.name))
-
-    def led_index(self, name):
-        """Position in the LED chain of the LED under square `name`."""
-        row, col = self.matrix_position(name)
-        return self._led_of_cell[row * self.files + col]
-
-    def led_square(self, index):
-        """Square lit by LED number `index` of the chain."""
-        if not 0 <= index < self.led_count:
-            raise ValueError("LED index %d out of range 0..%d" % (index, self.led_count - 1))
-        row, col = divmod(self.led_cells[index], self.files)
-        return self.square_name_at(row, col)
-
-    @property
-    def led_chain(self):
-        """Square names in chain order, as the board file lists them."""
-        return [self.led_square(i) for i in range(self.led_count)]
-
-    # --- validation helpers: each failure names the key and what is wrong ---
 
     def _fail(self, message):
         raise ValueError("%s: %s" % (self.source, message))
@@ -143,56 +110,59 @@ class BoardConfig:
         return pins
 
     def _check_pins_unique(self):
+        b = self.board
         owner = {}
-        uses = [("row_pins[%d]" % i, p) for i, p in enumerate(self.row_pins)]
-        uses += [("col_pins[%d]" % i, p) for i, p in enumerate(self.col_pins)]
-        uses.append(("led_pin", self.led_pin))
-        uses += [("buttons.%s" % name, self.button_pins[name]) for name in sorted(self.button_pins)]
+        uses = [("row_pins[%d]" % i, p) for i, p in enumerate(b.row_pins)]
+        uses += [("col_pins[%d]" % i, p) for i, p in enumerate(b.col_pins)]
+        uses.append(("led_pin", b.led_pin))
+        uses += [("buttons.%s" % name, b.button_pins[name]) for name in sorted(b.button_pins)]
         for what, pin in uses:
             if pin in owner:
                 self._fail("GPIO %d used twice (%s and %s)" % (pin, owner[pin], what))
             owner[pin] = what
 
     def _row_ranks(self, row_ranks):
-        wanted = RANK_LETTERS[:self.ranks]
-        if (not isinstance(row_ranks, list) or len(row_ranks) != self.ranks
+        ranks = self.board.ranks
+        wanted = RANK_LETTERS[:ranks]
+        if (not isinstance(row_ranks, list) or len(row_ranks) != ranks
                 or "".join(sorted([str(r) for r in row_ranks])) != wanted):
             self._fail("row_ranks must name each rank %s..%s once" % (wanted[0], wanted[-1]))
         return "".join(row_ranks)
 
     def _col_files(self, col_files):
-        wanted = list(range(1, self.files + 1))
-        if (not isinstance(col_files, list) or len(col_files) != self.files
-                or sorted([f if _is_int(f) else 0 for f in col_files]) != wanted):
-            self._fail("col_files must name each file 1..%d once" % self.files)
+        files = self.board.files
+        if (not isinstance(col_files, list) or len(col_files) != files
+                or sorted([f if _is_int(f) else 0 for f in col_files]) != list(range(1, files + 1))):
+            self._fail("col_files must name each file 1..%d once" % files)
         return bytes(col_files)
 
     def _led_chain(self, chain):
-        """(matrix cell of each LED, LED index of each matrix cell) from the square names."""
-        if not isinstance(chain, list) or len(chain) != self.led_count:
-            self._fail("led_chain must list all %d squares" % self.led_count)
-        cells = bytearray(self.led_count)
-        led_of_cell = bytearray(b"\xff" * self.led_count)
-        for index in range(self.led_count):
+        """The matrix cell of each LED, from the square names in chain order."""
+        b = self.board
+        if not isinstance(chain, list) or len(chain) != b.led_count:
+            self._fail("led_chain must list all %d squares" % b.led_count)
+        cells = bytearray(b.led_count)
+        first_at = {}
+        for index in range(b.led_count):
             name = chain[index]
             try:
-                row, col = self.matrix_position(name)
+                row, col = b.matrix_position(name)
             except ValueError:
                 self._fail("led_chain[%d]: %r is not a square of this board" % (index, name))
-            cell = row * self.files + col
-            if led_of_cell[cell] != 255:
+            if name in first_at:
                 self._fail("led_chain: square %s appears at %d and %d"
-                           % (name, led_of_cell[cell], index))
-            cells[index] = cell
-            led_of_cell[cell] = index
-        return bytes(cells), bytes(led_of_cell)
+                           % (name, first_at[name], index))
+            first_at[name] = index
+            cells[index] = row * b.files + col
+        return bytes(cells)
 
     def _check_power(self):
-        if self.pico_ma + self.led_budget_ma > self.usb_limit_ma:
+        b = self.board
+        if b.pico_ma + b.led_budget_ma > b.usb_limit_ma:
             self._fail("pico_ma + led_budget_ma (%s mA) exceeds usb_limit_ma (%s mA)"
-                       % (self.pico_ma + self.led_budget_ma, self.usb_limit_ma))
-        idle = self.led_count * self.led_idle_ma
-        if idle > self.led_budget_ma:
+                       % (b.pico_ma + b.led_budget_ma, b.usb_limit_ma))
+        idle = b.led_count * b.led_idle_ma
+        if idle > b.led_budget_ma:
             self._fail("dark LEDs alone draw %s mA, more than led_budget_ma" % idle)
 
 
@@ -201,7 +171,7 @@ def _is_int(value):
 
 
 def load(path):
-    """Read and check the board file at `path`; ValueError says what is wrong with it."""
+    """Read and check the board file at `path` -> board.Board; ValueError says what is wrong."""
     with open(path) as stream:
         text = stream.read()
     try:
@@ -210,4 +180,4 @@ def load(path):
         raise ValueError("%s: not valid JSON" % path)
     if not isinstance(data, dict):
         raise ValueError("%s: must hold a JSON object" % path)
-    return BoardConfig(data, path)
+    return _Check(data, path).board

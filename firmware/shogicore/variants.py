@@ -4,6 +4,7 @@ Moves are given as Black sees them: (columns right, ranks down), so forward is (
 Kinds are small ints; a promoted kind is its base kind | 8 and the General is 15 in every
 variant, so the rest of the core never branches on the variant.
 """
+import sys
 from array import array
 
 BLACK = 0
@@ -184,13 +185,13 @@ def variant_by_name(name):
     if isinstance(name, Variant):
         return name
     if name not in _built:
-        if name == "yari":
-            from shogicore.yari_tables import build
-        elif name == "shogi":
-            from shogicore.shogi_tables import build
-        else:
+        if name not in VARIANT_NAMES:
             raise ValueError("unknown variant %r (known: %s)" % (name, ", ".join(VARIANT_NAMES)))
-        _built[name] = build()
+        module = "shogicore.%s_tables" % name
+        _built[name] = __import__(module, None, None, ("build",)).build()
+        # The builder runs once: drop it, so the board's RAM holds only the tables it made.
+        del sys.modules[module]
+        delattr(sys.modules["shogicore"], name + "_tables")
     return _built[name]
 
 

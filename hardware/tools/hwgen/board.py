@@ -20,7 +20,7 @@ class BuildFacts:
 
 
 def load(path):
-    """(BoardConfig, BuildFacts) for the board file at `path`."""
+    """(board.Board, BuildFacts) for the board file at `path`."""
     board = config.load(path)
     with open(path) as stream:
         facts = BuildFacts(json.load(stream), path)

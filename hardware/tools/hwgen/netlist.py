@@ -62,7 +62,7 @@ def matrix_net_names(board):
 
 
 def build(board):
-    """The whole circuit of `board` (a boardfw.config.BoardConfig) as a SKiDL Circuit."""
+    """The whole circuit of `board` (a boardfw.board.Board) as a SKiDL Circuit."""
     circuit = skidl.Circuit()
     circuit.no_files = True
     with circuit:

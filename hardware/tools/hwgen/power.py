@@ -5,7 +5,7 @@ COLUMNS = ["item", "ma", "how"]
 
 
 def rows(board):
-    """Budget lines (dicts keyed by COLUMNS) for a boardfw.config.BoardConfig."""
+    """Budget lines (dicts keyed by COLUMNS) for a boardfw.board.Board."""
     dark = board.led_count * board.led_idle_ma
     white = board.led_idle_ma + 3 * board.led_ma_per_channel
     total = board.pico_ma + board.led_budget_ma

@@ -2,8 +2,9 @@
 
 Budgets (issue: firmware): the whole firmware (main.py, drivers, interpreter, rules core,
 storage, serial) plays a 300-ply game within 96 KB of heap (`-X heapsize`, which bounds
-the heap for real); the smallest heap that still works is found by bisection, for the
-firmware run from source and from mpy-cross output as flashed to the Pico.
+the heap for real); the smallest heap that still works is searched for the firmware run
+from source and from mpy-cross output as flashed to the Pico, and the heap in use is
+broken down into modules, the booted board and the game.
 Also: the time of one scan-and-interpret pass of the main loop, and the time from a lifted
 piece to its destinations being lit (board time, which the debounce dominates, plus the
 processor time of the pass that lights them).
@@ -15,10 +16,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from shogicore.game import Game
 from shogicore.notation import to_usi
-from yariboard.simboard import FIRMWARE, SimBoard, SimBoardError, micropython_binary, move_gestures
+from yariboard.simboard import (FIRMWARE, ROOT, board_file, micropython_binary, move_gestures,
+                                occupied_squares)
 
 BUDGET_KB = 96
 PLIES = 300
@@ -45,59 +48,157 @@ def long_game(plies=PLIES, seed=3):
     return moves
 
 
-def plays_whole_game(heap_kb, moves, firmware_dir, workdir):
-    """Does the firmware, with `heap_kb` of heap, record all of `moves` without a fault?"""
-    storage = tempfile.mkdtemp(dir=workdir)
-    sim = SimBoard(storage, heapsize="%dK" % heap_kb, firmware_dir=firmware_dir, log_dir=storage)
+def game_script(moves):
+    """Control-channel lines (docs/simulator.md) that play `moves` on a set-up board, as a
+    player's hands would, and the moves' USI, which the saved game must then hold."""
     game = Game("yari")
+    lines = ["set " + " ".join(occupied_squares("yari")), "sync boot"]  # the set-up, then boot
+    for m in moves:
+        lines += move_gestures(game.position, m)
+        game.play(m)
+    lines.append("advance 1000")
+    return lines, [to_usi(game.variant, m) for m in moves]
+
+
+def run_firmware(firmware_dir, heap_kb, control_path, workdir, script="main.py", timeout=120):
+    """Run main.py (or a probe around it) on the control script; (stderr, storage folder).
+
+    The serial output goes nowhere (the figures need no host) and the run ends when the
+    control script does. A fault is logged and main.py restarts the game from its save, so
+    the run is stopped at the first logged error rather than left to retry.
+    """
+    storage = tempfile.mkdtemp(dir=workdir)
+    err_path = os.path.join(storage, "stderr")
+    serial_in, keep_open = os.pipe()          # a serial line that never speaks
+    with open(err_path, "w") as err:
+        proc = subprocess.Popen(
+            [micropython_binary(), "-X", "heapsize=%dK" % heap_kb, script,
+             "--board", board_file("yari-9x7"), "--storage", storage,
+             "--control", control_path, "--report", os.devnull],
+            cwd=firmware_dir, stdin=serial_in, stdout=subprocess.PIPE, stderr=err,
+            env=dict(os.environ, MICROPYPATH=firmware_dir))
+        deadline = time.monotonic() + timeout
+        while proc.poll() is None:
+            time.sleep(0.05)
+            with open(err_path) as f:
+                if "Error" in f.read() or time.monotonic() > deadline:
+                    proc.kill()
+        out = proc.communicate()[0].decode(errors="replace")
+    os.close(serial_in)
+    os.close(keep_open)
+    with open(err_path) as f:
+        return f.read(), out, storage
+
+
+def plays_whole_game(heap_kb, firmware_dir, control_path, expected, workdir):
+    """Does the firmware, with `heap_kb` of heap, save every move of the game, fault-free?"""
+    stderr, _, storage = run_firmware(firmware_dir, heap_kb, control_path, workdir)
     try:
-        sim.start(timeout=20)
-        for m in moves:
-            sim.send_commands(move_gestures(game.position, m))
-            game.play(m)
-            if len(game.position.moves()) % 25 == 0:
-                sim.sync(timeout=20)
-        sim.sync(timeout=20)
-    except SimBoardError:
+        with open(os.path.join(storage, "game.txt")) as f:
+            saved = [w for line in f if line.startswith("moves ") for w in line.split()[1:]]
+    except OSError:
         return False
     finally:
-        sim.close()
-    with open(os.path.join(storage, "game.txt")) as f:
-        saved = [w for line in f if line.startswith("moves ") for w in line.split()[1:]]
-    faults = "Error" in sim.stderr_text()
-    return not faults and saved == [to_usi(game.variant, m) for m in moves]
+        shutil.rmtree(storage, ignore_errors=True)
+    return "Error" not in stderr and saved == expected
 
 
-def smallest_heap_kb(moves, firmware_dir, workdir, low=32, high=512):
-    """Bisection on whole KB: the smallest heap with which the game is played through."""
-    if not plays_whole_game(high, moves, firmware_dir, workdir):
+def smallest_heap_kb(works, low=48, high=512, stable=6):
+    """The smallest heap (KB) from which `works(kb)` holds at `stable` sizes in a row.
+
+    Fragmentation makes success not strictly monotonic in the heap size: bisection finds a
+    candidate, then 1 KB steps below it look for a smaller one and above it confirm it.
+    """
+    if not works(high):
         return None
     while high - low > 1:
         middle = (low + high) // 2
-        if plays_whole_game(middle, moves, firmware_dir, workdir):
+        if works(middle):
             high = middle
         else:
             low = middle
-    return high
+    candidate = high
+    for kb in range(high - 1, max(low - stable, 0), -1):
+        if works(kb):
+            candidate = kb
+    kb = candidate
+    while kb < candidate + stable:
+        if not works(kb):
+            candidate = kb + 1
+        kb += 1
+    return candidate
+
+
+# Runs around main.py: heap in use (after gc.collect) once the modules are imported, once
+# the board has booted, and at the end of the control script; then the qstr table's size.
+HEAP_PROFILE = """
+import gc, micropython, sys
+gc.collect()
+from boardfw import controller
+run = controller.Controller.run
+def profiled_run(self):
+    gc.collect()
+    print('imported', gc.mem_alloc())
+    self.boot()
+    gc.collect()
+    print('booted', gc.mem_alloc())
+    try:
+        while True:
+            self.step()
+            self.hw.idle()
+    except SystemExit:
+        gc.collect()
+        print('played', self.game.position.plies, gc.mem_alloc())
+        micropython.qstr_info()
+        raise
+controller.Controller.run = profiled_run
+sys.argv[0] = 'main.py'
+exec(open('main.py').read())
+"""
+
+
+def heap_profile(firmware_dir, control_path, workdir):
+    probe = os.path.join(firmware_dir, "heap_profile.py")
+    with open(probe, "w") as f:
+        f.write(HEAP_PROFILE)
+    try:
+        _, out, storage = run_firmware(firmware_dir, 512, control_path, workdir,
+                                       script="heap_profile.py")
+    finally:
+        os.remove(probe)
+    shutil.rmtree(storage, ignore_errors=True)
+    figures = {}
+    for line in out.splitlines():
+        words = line.split()
+        if words and words[0] in ("imported", "booted"):
+            figures[words[0]] = int(words[1])
+        elif words and words[0] == "played":
+            figures["plies"], figures["played"] = int(words[1]), int(words[2])
+        elif line.startswith("qstr pool:"):
+            fields = dict(w.rstrip(",").split("=") for w in line.split() if "=" in w)
+            figures["qstrs"] = int(fields["n_qstr"])
+            figures["qstr_bytes"] = int(fields["n_total_bytes"])
+    return figures
 
 
 def compile_firmware(target):
-    """mpy-cross every module into `target` (as `make flash` does) and copy main.py beside."""
-    mpy_cross = os.path.join(os.path.dirname(micropython_binary()), "mpy-cross")
-    for package in ("boardfw", "shogicore"):
-        os.makedirs(os.path.join(target, package))
-        for name in os.listdir(os.path.join(FIRMWARE, package)):
-            if name.endswith(".py"):
-                subprocess.run([mpy_cross, "-march=armv6m", "-o",
-                                os.path.join(target, package, name[:-3] + ".mpy"),
-                                os.path.join(FIRMWARE, package, name)], check=True)
+    """The modules as `make flash` compiles them (tools/flash.py's own mpy-cross commands,
+    plus the simulated board's module, which the Pico does not get) and main.py beside."""
+    sys.path.insert(0, ROOT)
+    try:
+        from tools.flash import compile_commands
+    finally:
+        sys.path.remove(ROOT)
+    for cmd in compile_commands(target, host_only=True):
+        os.makedirs(os.path.dirname(cmd[cmd.index("-o") + 1]), exist_ok=True)
+        subprocess.run(cmd, cwd=ROOT, check=True)
     shutil.copy(os.path.join(FIRMWARE, "main.py"), target)
     return target
 
 
 # Runs on the unix port: the controller with simulated pins, timed with ticks_us.
 LOOP_TIMING = """
-import gc, json, time
+import json, time
 from boardfw import config
 from boardfw.controller import Controller
 from boardfw.sim_hw import SimHardware
@@ -116,8 +217,6 @@ for square in ('7i', '6i', '5i', '4i', '3i', '2i', '1i', '7g', '6g', '5g', '4g',
     hw.matrix_pins.set(*cfg.matrix_position(square), True)
 c = Controller(hw, cfg, QuietLink())
 c.boot()
-gc.collect()
-booted_bytes = gc.mem_alloc()
 
 def passes(n):
     start = time.ticks_us()
@@ -143,7 +242,7 @@ while lit_ms is None:
         lit_ms = hw.ticks_ms() - lifted_at
         lit_pass_us = spent
 holding = passes(2000)
-print(json.dumps({'booted_bytes': booted_bytes, 'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
+print(json.dumps({'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
                   'lit_pass_us': lit_pass_us, 'debounce_ms': cfg.debounce_ms}))
 """
 
@@ -170,17 +269,26 @@ def run():
     workdir = tempfile.mkdtemp(prefix="bench-firmware-")
     print("unix port word size: %d-bit (the Pico: 32-bit)" % word_bits(), flush=True)
     try:
-        moves = long_game()
-        for label, firmware_dir in (("source", FIRMWARE),
-                                    ("mpy", compile_firmware(os.path.join(workdir, "mpy")))):
-            smallest = smallest_heap_kb(moves, firmware_dir, workdir)
+        lines, expected = game_script(long_game())
+        control_path = os.path.join(workdir, "game.control")
+        with open(control_path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        mpy_dir = compile_firmware(os.path.join(workdir, "mpy"))
+        for label, firmware_dir in (("source", FIRMWARE), ("mpy", mpy_dir)):
+            smallest = smallest_heap_kb(lambda kb: plays_whole_game(
+                kb, firmware_dir, control_path, expected, workdir))
             print("firmware %d-ply game, smallest heap (%s): %s" % (
                 PLIES, label, "%d KB" % smallest if smallest else "over 512 KB"), flush=True)
             if smallest:
                 print("firmware %d-ply game within %d KB (%s): %s" % (
                     PLIES, BUDGET_KB, label, "yes" if smallest <= BUDGET_KB else "NO"), flush=True)
+        profile = heap_profile(mpy_dir, control_path, workdir)
+        print("heap in use (mpy, after gc): modules imported %d KB, board booted %d KB, "
+              "after %d plies %d KB" % (profile["imported"] // 1024, profile["booted"] // 1024,
+                                        profile["plies"], profile["played"] // 1024))
+        print("of which the qstr table (names and short strings): %d qstrs, %d KB"
+              % (profile["qstrs"], profile["qstr_bytes"] // 1024), flush=True)
         timing = loop_timing(workdir)
-        print("heap in use after boot, source: %d KB" % (timing["booted_bytes"] // 1024))
         print("scan-and-interpret pass, board at rest (mean of 2000): %.0f us" % timing["idle_us"])
         print("scan-and-interpret pass, piece held up (mean of 2000): %.0f us"
               % timing["holding_us"])
