@@ -132,7 +132,8 @@ class _Check:
     def _col_files(self, col_files):
         files = self.board.files
         if (not isinstance(col_files, list) or len(col_files) != files
-                or sorted([f if _is_int(f) else 0 for f in col_files]) != list(range(1, files + 1))):
+                or sorted([f if _is_int(f) else 0 for f in col_files])
+                != list(range(1, files + 1))):
             self._fail("col_files must name each file 1..%d once" % files)
         return bytes(col_files)
 

@@ -22,7 +22,8 @@ class Matrix:
         self.debounce_ms = debounce_ms
         self.raw = [0] * rows        # last reading, one column bitmask per row
         self.stable = [0] * rows     # debounced state
-        self._since = array("i", bytes(4 * rows * cols))  # ticks when the switch's raw value last changed
+        # ticks when each switch's raw value last changed
+        self._since = array("i", bytes(4 * rows * cols))
         self._unsettled = 0          # number of switches whose raw value differs from stable
 
     def prime(self, now_ms):
