@@ -61,7 +61,7 @@ def game_script(moves):
 
 
 def run_firmware(firmware_dir, heap_kb, control_path, workdir, script="main.py", timeout=120):
-    """Run main.py (or a probe around it) on the control script; (stderr, storage folder).
+    """Run main.py (or a probe around it) on the control script; (stderr, stdout, storage).
 
     The serial output goes nowhere (the figures need no host) and the run ends when the
     control script does. A fault is logged and main.py restarts the game from its save, so
