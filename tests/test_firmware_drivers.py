@@ -5,8 +5,10 @@ import os
 import random
 import time
 
+from shogicore.game import Game
+from shogicore.notation import to_usi
 from tests.mpy import ROOT, run_micropython
-from yariboard.simboard import SimBoard
+from yariboard.simboard import SerialClient, SimBoard, move_gestures, occupied_squares
 
 BOARD = "../hardware/boards/yari-9x7.json"
 
@@ -291,3 +293,27 @@ def test_simulator_control_lines_it_cannot_read_are_reported_not_fatal(tmp_path)
             time.sleep(0.02)
         assert sim.errors == ["error bad command place 9z", "error bad command press C",
                               "error bad command advance soon", "error unknown command frobnicate"]
+
+
+def test_simulator_restarts_with_the_pieces_of_its_last_set_line(tmp_path):
+    """A `set` line (pieces put back for a new game) is what the next power-up boots with."""
+    game = Game("yari")
+    first = game.position.legal_moves()[0]
+    start = occupied_squares("yari")
+    with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as sim:
+        client = SerialClient(sim.port)
+        try:
+            sim.send_commands(move_gestures(game.position, first))
+            client.wait_for(lambda f: f[1] == "move")
+            assert client.request("new", "yari", "-", "casual")[0] == "ok"
+            sim.send_commands(["set " + " ".join(start), "advance 100"])
+            sim.sync()
+            assert sim.occupied == set(start)
+            client.close()
+            sim.restart()
+            client = SerialClient(sim.port)
+            sim.send_commands(move_gestures(game.position, first))
+            frame = client.wait_for(lambda f: f[1] == "move")
+            assert frame[2][:2] == ["1", to_usi(game.variant, first)]
+        finally:
+            client.close()

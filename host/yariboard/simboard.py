@@ -288,11 +288,14 @@ class SimBoard:
     def send_commands(self, lines):
         """Several control commands in one write (the fast path for long scripted games)."""
         for line in lines:
-            verb, _, square = line.partition(" ")
+            words = line.split()
+            verb, squares = (words[0], words[1:]) if words else ("", [])
             if verb == "place":
-                self.occupied.add(square)
+                self.occupied.update(squares)
             elif verb == "lift":
-                self.occupied.discard(square)
+                self.occupied.difference_update(squares)
+            elif verb == "set":          # the pieces a restart must boot with
+                self.occupied = set(squares)
         self._send("\n".join(lines))
 
     def sync(self, timeout=30):
