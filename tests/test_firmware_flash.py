@@ -63,3 +63,21 @@ def test_printed_compile_commands_build_loadable_firmware(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[0].endswith("controller.mpy")
     assert " ".join(out.stdout.split()[1:]) == "rnnkbbr/7/ppppppp/7/7/P6/1PPPPPP/7/RBBKNNR w - 2"
+
+
+def test_build_compiles_every_module_under_the_name_it_has_on_the_pico(tmp_path):
+    from tools.flash import build
+    assert build(str(tmp_path)) == 0
+    built = sorted(os.path.relpath(os.path.join(folder, name), str(tmp_path))
+                   for folder, _, names in os.walk(str(tmp_path)) for name in names)
+    assert built == [m[:-3] + ".mpy" for m in FIRMWARE_MODULES]
+    code = ("import sys\nfrom shogicore import variants\nprint(variants.__file__)\n"
+            "try:\n    variants.variant_by_name('chess')\n"
+            "except ValueError as e:\n    sys.print_exception(e)\n")
+    # imported by relative paths from the current folder, as on the Pico
+    out = subprocess.run([micropython_binary(), "-c", code], cwd=str(tmp_path),
+                         capture_output=True, text=True, env=dict(os.environ, MICROPYPATH=""),
+                         timeout=60)
+    lines = out.stdout.splitlines()
+    assert lines[0] == "shogicore/variants.mpy"
+    assert any(line.strip().startswith('File "shogicore/variants.mpy", line ') for line in lines)

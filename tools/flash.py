@@ -44,22 +44,43 @@ def compile_commands(build_dir, host_only=False):
     mpy_cross = tool("mpy-cross")
     out = []
     for relative in sources(host_only):
-        target = os.path.join(build_dir, relative[:-3] + ".mpy")
-        # -s: tracebacks name the module as it sits on the Pico, in a shorter string
-        out.append([mpy_cross, "-march=" + ARCH, "-s", relative, "-o", target,
-                    "firmware/" + relative])
+        on_pico = relative[:-3] + ".mpy"
+        # -s: tracebacks name the module by the path it is imported from on the Pico, which
+        # is also its __file__: one string in RAM serves both
+        out.append([mpy_cross, "-march=" + ARCH, "-s", on_pico,
+                    "-o", os.path.join(build_dir, on_pico), "firmware/" + relative])
     return out
 
 
-def commands(variant, port, build_dir):
-    """The list of commands (argument lists) that flash `variant` to the Pico on `port`."""
-    out = compile_commands(build_dir)
+def build(build_dir, host_only=False):
+    """Compile every module into `build_dir`; the failing command's status, else 0."""
+    for cmd in compile_commands(build_dir, host_only):
+        os.makedirs(os.path.join(ROOT, os.path.dirname(cmd[cmd.index("-o") + 1])), exist_ok=True)
+        status = run(cmd)
+        if status:
+            return status
+    return 0
+
+
+def run(cmd):
+    status = subprocess.call(cmd, cwd=ROOT)
+    if status:
+        print("failed (%d): %s" % (status, shlex.join(cmd)), file=sys.stderr)
+    return status
+
+
+def copy_command(variant, port, build_dir):
+    """The mpremote command that puts the built modules, main.py and the board file on."""
     copy = [tool("mpremote"), "connect", port, "exec", CLEAN_DEVICE, "+", "cp", "-r"]
     copy += [os.path.join(build_dir, package) for package in PACKAGES] + [":"]
     copy += ["+", "cp", "firmware/main.py", ":main.py",
              "+", "cp", BOARD_FILES[variant], ":board.json", "+", "reset"]
-    out.append(copy)
-    return out
+    return copy
+
+
+def commands(variant, port, build_dir):
+    """The list of commands (argument lists) that flash `variant` to the Pico on `port`."""
+    return compile_commands(build_dir) + [copy_command(variant, port, build_dir)]
 
 
 def main(argv=None):
@@ -69,17 +90,11 @@ def main(argv=None):
     parser.add_argument("--build-dir", default="build/pico")
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
     args = parser.parse_args(argv)
-    for cmd in commands(args.variant, args.port, args.build_dir):
-        if args.dry_run:
+    if args.dry_run:
+        for cmd in commands(args.variant, args.port, args.build_dir):
             print(shlex.join(cmd))
-            continue
-        if cmd[0].endswith("mpy-cross"):
-            os.makedirs(os.path.join(ROOT, os.path.dirname(cmd[3])), exist_ok=True)
-        status = subprocess.call(cmd, cwd=ROOT)
-        if status:
-            print("failed (%d): %s" % (status, shlex.join(cmd)), file=sys.stderr)
-            return status
-    return 0
+        return 0
+    return build(args.build_dir) or run(copy_command(args.variant, args.port, args.build_dir))
 
 
 if __name__ == "__main__":

@@ -66,17 +66,19 @@ def run_firmware(firmware_dir, heap_kb, control_path, workdir, script="main.py",
     The serial output goes nowhere (the figures need no host) and the run ends when the
     control script does. A fault is logged and main.py restarts the game from its save, so
     the run is stopped at the first logged error rather than left to retry.
+    Modules are imported as on the Pico: by relative paths from the firmware's folder, the
+    only entry of sys.path.
     """
     storage = tempfile.mkdtemp(dir=workdir)
     err_path = os.path.join(storage, "stderr")
     serial_in, keep_open = os.pipe()          # a serial line that never speaks
     with open(err_path, "w") as err:
         proc = subprocess.Popen(
-            [micropython_binary(), "-X", "heapsize=%dK" % heap_kb, script,
+            [micropython_binary(), "-X", "heapsize=%dK" % heap_kb, "-m", script[:-len(".py")],
              "--board", board_file("yari-9x7"), "--storage", storage,
              "--control", control_path, "--report", os.devnull],
             cwd=firmware_dir, stdin=serial_in, stdout=subprocess.PIPE, stderr=err,
-            env=dict(os.environ, MICROPYPATH=firmware_dir))
+            env=dict(os.environ, MICROPYPATH=""))
         deadline = time.monotonic() + timeout
         while proc.poll() is None:
             time.sleep(0.05)
@@ -186,12 +188,11 @@ def compile_firmware(target):
     plus the simulated board's module, which the Pico does not get) and main.py beside."""
     sys.path.insert(0, ROOT)
     try:
-        from tools.flash import compile_commands
+        from tools.flash import build
     finally:
         sys.path.remove(ROOT)
-    for cmd in compile_commands(target, host_only=True):
-        os.makedirs(os.path.dirname(cmd[cmd.index("-o") + 1]), exist_ok=True)
-        subprocess.run(cmd, cwd=ROOT, check=True)
+    if build(target, host_only=True):
+        raise RuntimeError("mpy-cross failed")
     shutil.copy(os.path.join(FIRMWARE, "main.py"), target)
     return target
 
