@@ -442,7 +442,7 @@ def test_drop_choice_offers_the_kinds_held_cheapest_first():
         offered.append(b.place("5e")[0][1])
     assert [to_usi(b.v, m) for m in offered] == ["P*5e", "N*5e", "B*5e", "R*5e", "P*5e"]
     b.press("B")
-    assert b.styles()["5e"] == ledlang.CHOICE_N
+    assert b.styles()["5e"] == ledlang.drop_choice("N")
     assert b.press("A") == [("move", b.usi("N*5e"))]
     assert b.game.position.hand_count(0, b.v.kind_of("N")) == 0
 

@@ -3,31 +3,24 @@ import os
 
 from boardfw import interpreter, ledlang
 from shogicore.variants import SHOGI, YARI
-from tools.render_led_language import MEANINGS
+from yariboard.ledstyles import MEANINGS, style_constants, style_names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def style_constants():
-    return {key: value for key, value in vars(ledlang).items()
-            if key.isupper() and isinstance(value, int) and key not in ("STEP_MS", "OFF")}
-
-
 def test_every_style_has_one_row_with_a_colour_a_pattern_and_a_meaning():
-    names = [row[0] for row in ledlang.TABLE]
-    assert len(names) == len(set(names)) == len(MEANINGS)
-    for name, rgb, pattern in ledlang.TABLE:
+    names = style_names()
+    assert len(names) == len(set(names)) == len(MEANINGS) == len(ledlang.TABLE)
+    for name, (rgb, pattern) in zip(names, ledlang.TABLE):
         assert 0 < rgb <= 0xFFFFFF
         assert len(pattern) == 8 and set(pattern) <= set(b"#.") and b"#" in pattern
         assert MEANINGS[name]
 
 
-def test_each_style_constant_names_its_own_row():
-    constants = style_constants()
-    assert sorted(constants.values()) == list(range(len(ledlang.TABLE)))
-    for key, style in constants.items():
-        name = ledlang.TABLE[style][0]
-        assert key == name.upper().replace("-", "_"), (key, name)
+def test_the_style_constants_and_the_drop_choices_cover_every_row_once():
+    rows = list(style_constants().values())
+    rows += [ledlang.drop_choice(letter) for letter in ledlang.DROP_LETTERS]
+    assert sorted(rows) == list(range(len(ledlang.TABLE)))
     assert interpreter.ledlang is ledlang
 
 
@@ -35,17 +28,17 @@ def test_every_piece_that_can_be_dropped_has_a_drop_choice_style():
     for variant in (YARI, SHOGI):
         for kind in variant.hand_kinds:
             letter = variant.symbol(kind)
-            assert ledlang.TABLE[ledlang.drop_choice(letter)][0] == "choice-" + letter
+            assert style_names()[ledlang.drop_choice(letter)] == "choice-" + letter
 
 
 def test_colour_follows_the_blink_pattern_step_by_step():
     # choice styles: six steps lit, two dark, one second per cycle
-    rgb = ledlang.TABLE[ledlang.CHOICE_PROMOTE][1]
+    rgb = ledlang.TABLE[ledlang.CHOICE_PROMOTE][0]
     seen = [ledlang.colour(ledlang.CHOICE_PROMOTE, t) for t in range(0, 2000, 125)]
     assert seen == ([rgb] * 6 + [ledlang.OFF] * 2) * 2
     assert ledlang.colour(ledlang.FIX_PLACE, 130) == ledlang.OFF
-    assert ledlang.colour(ledlang.FIX_PLACE, 250) == ledlang.TABLE[ledlang.FIX_PLACE][1]
-    assert ledlang.colour(ledlang.DESTINATION, 999999) == ledlang.TABLE[ledlang.DESTINATION][1]
+    assert ledlang.colour(ledlang.FIX_PLACE, 250) == ledlang.TABLE[ledlang.FIX_PLACE][0]
+    assert ledlang.colour(ledlang.DESTINATION, 999999) == ledlang.TABLE[ledlang.DESTINATION][0]
     assert ledlang.channels(0x12AB34) == (0x12, 0xAB, 0x34)
 
 

@@ -42,7 +42,7 @@ def drain(sim, client):
 
 
 def style_colour(style):
-    return ledlang.channels(ledlang.TABLE[style][1])
+    return ledlang.channels(ledlang.TABLE[style][0])
 
 
 def after(client, mark, verb):

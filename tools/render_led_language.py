@@ -1,7 +1,7 @@
 """Draw docs/led-language.png, the legend of the board's LEDs, from the one table in
 firmware/boardfw/ledlang.py: a swatch, the style's name and meaning, and its blink pattern
-as a strip of lit and dark steps over two seconds. The meanings are written here, not in the
-firmware: the board never shows them, and on the Pico every string costs RAM.
+as a strip of lit and dark steps over two seconds. Names and meanings come from
+host/yariboard/ledstyles.py, not the firmware: the board never shows them.
 
     .venv/bin/python tools/render_led_language.py [OUT.png]
 """
@@ -11,6 +11,7 @@ import sys
 from PIL import Image, ImageDraw, ImageFont
 
 from boardfw import ledlang
+from yariboard.ledstyles import MEANINGS, style_names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OUT = os.path.join(ROOT, "docs", "led-language.png")
@@ -23,34 +24,6 @@ BACKGROUND = (245, 240, 228)
 INK = (30, 30, 30)
 GRID = (150, 140, 120)
 DARK_LED = (70, 62, 50)
-
-
-MEANINGS = {
-    "destination": "legal destination of the lifted piece",
-    "lifted": "where the lifted piece came from",
-    "last-move": "the previous move (from and to)",
-    "check": "this General is in check",
-    "fix-place": "fix: put a piece back here",
-    "fix-lift": "fix: take this piece off",
-    "order-from": "ordered move (PC/engine): take from here",
-    "order-to": "ordered move (PC/engine): put it here",
-    "hint-from": "hint: move from here",
-    "hint-to": "hint: to here",
-    "choice-promote": "choice offered: promote",
-    "choice-keep": "choice offered: do not promote",
-    "choice-P": "drop choice offered: Pawn",
-    "choice-L": "drop choice offered: Lance (shogi)",
-    "choice-N": "drop choice offered: (Yari) Knight",
-    "choice-S": "drop choice offered: Silver (shogi)",
-    "choice-G": "drop choice offered: Gold (shogi)",
-    "choice-B": "drop choice offered: (Yari) Bishop",
-    "choice-R": "drop choice offered: (Yari) Rook",
-    "takeback": "dropped piece lifted: press A to take the drop back",
-    "impasse": "press B again to declare impasse",
-    "winner": "game over: the winner's General",
-    "loser": "game over: the loser's General",
-    "draw": "game over: a draw (both Generals)",
-}
 
 
 def shown(rgb):
@@ -76,7 +49,7 @@ def render(path=DEFAULT_OUT):
         ledlang.STEP_MS, steps * ledlang.STEP_MS // 1000), font=small, fill=INK)
     draw.text((name_x, 42), "style", font=small, fill=INK)
     draw.text((meaning_x, 42), "meaning", font=small, fill=INK)
-    for row, (name, rgb, pattern) in enumerate(ledlang.TABLE):
+    for row, (name, (rgb, _)) in enumerate(zip(style_names(), ledlang.TABLE)):
         y = top + row * ROW
         colour = shown(ledlang.channels(rgb))
         meaning = MEANINGS[name]

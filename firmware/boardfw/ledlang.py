@@ -4,7 +4,7 @@ Each style has a colour and a blink pattern. A pattern is 8 steps of STEP_MS (on
 all): b'#' lit, b'.' dark. The interpreter says which style each square shows (a small int,
 the style's row in TABLE); `colour(style, now_ms)` turns that into the 0xRRGGBB to send at
 that instant. docs/led-language.png, drawn from this table by tools/render_led_language.py,
-gives each style's meaning.
+gives each style's name and meaning (host/yariboard/ledstyles.py).
 """
 
 STEP_MS = 125
@@ -15,40 +15,40 @@ BLINK = b"####...."
 FAST = b"#.#.#.#."
 OFFER = b"######.."
 
-# name, colour 0xRRGGBB, pattern. Order = order of the legend in the picture.
+# colour 0xRRGGBB, pattern: one row per style, in the order of the legend in the picture.
 TABLE = (
-    ("destination", 0x005A00, STEADY),
-    ("lifted", 0x282828, STEADY),
-    ("last-move", 0x00002D, STEADY),
-    ("check", 0xA00000, BLINK),
-    ("fix-place", 0xC80000, FAST),
-    ("fix-lift", 0xA000A0, FAST),
-    ("order-from", 0x006E6E, STEADY),
-    ("order-to", 0x006E6E, BLINK),
-    ("hint-from", 0x6E5A00, STEADY),
-    ("hint-to", 0x6E5A00, BLINK),
-    ("choice-promote", 0xC87800, OFFER),
-    ("choice-keep", 0x787878, OFFER),
-    ("choice-P", 0x969696, OFFER),
-    ("choice-L", 0x00A0A0, OFFER),
-    ("choice-N", 0x00AA00, OFFER),
-    ("choice-S", 0x5A6EBE, OFFER),
-    ("choice-G", 0xC89600, OFFER),
-    ("choice-B", 0x0000DC, OFFER),
-    ("choice-R", 0xDC0000, OFFER),
-    ("takeback", 0x003CC8, BLINK),
-    ("impasse", 0x969696, FAST),
-    ("winner", 0x00A000, BLINK),
-    ("loser", 0xA00000, STEADY),
-    ("draw", 0x8C6E00, STEADY),
+    (0x005A00, STEADY),     # DESTINATION
+    (0x282828, STEADY),     # LIFTED
+    (0x00002D, STEADY),     # LAST_MOVE
+    (0xA00000, BLINK),      # CHECK
+    (0xC80000, FAST),       # FIX_PLACE
+    (0xA000A0, FAST),       # FIX_LIFT
+    (0x006E6E, STEADY),     # ORDER_FROM
+    (0x006E6E, BLINK),      # ORDER_TO
+    (0x6E5A00, STEADY),     # HINT_FROM
+    (0x6E5A00, BLINK),      # HINT_TO
+    (0xC87800, OFFER),      # CHOICE_PROMOTE
+    (0x787878, OFFER),      # CHOICE_KEEP
+    (0x969696, OFFER),      # CHOICE_P + 0: drop a Pawn
+    (0x00A0A0, OFFER),      # ... + 1: a Lance (shogi)
+    (0x00AA00, OFFER),      # ... + 2: a Knight
+    (0x5A6EBE, OFFER),      # ... + 3: a Silver (shogi)
+    (0xC89600, OFFER),      # ... + 4: a Gold (shogi)
+    (0x0000DC, OFFER),      # ... + 5: a Bishop
+    (0xDC0000, OFFER),      # ... + 6: a Rook
+    (0x003CC8, BLINK),      # TAKEBACK
+    (0x969696, FAST),       # IMPASSE
+    (0x00A000, BLINK),      # WINNER
+    (0xA00000, STEADY),     # LOSER
+    (0x8C6E00, STEADY),     # DRAW
 )
 
-# The styles by name, in TABLE order (tests check each constant against its row's name).
+# The styles, by their rows in TABLE (tests check the rows against the names the legend
+# gives them; the board itself needs no names).
 (DESTINATION, LIFTED, LAST_MOVE, CHECK, FIX_PLACE, FIX_LIFT, ORDER_FROM, ORDER_TO,
- HINT_FROM, HINT_TO, CHOICE_PROMOTE, CHOICE_KEEP, CHOICE_P, CHOICE_L, CHOICE_N, CHOICE_S,
- CHOICE_G, CHOICE_B, CHOICE_R, TAKEBACK, IMPASSE, WINNER, LOSER, DRAW) = range(len(TABLE))
-
-DROP_LETTERS = "PLNSGBR"    # the pieces of the choice-P .. choice-R rows, in order
+ HINT_FROM, HINT_TO, CHOICE_PROMOTE, CHOICE_KEEP, CHOICE_P) = range(13)
+DROP_LETTERS = "PLNSGBR"    # the drop-choice rows from CHOICE_P on, one per piece letter
+TAKEBACK, IMPASSE, WINNER, LOSER, DRAW = range(CHOICE_P + len(DROP_LETTERS), len(TABLE))
 
 
 def drop_choice(symbol):
@@ -63,10 +63,10 @@ def channels(rgb):
 
 def lit(style, now_ms):
     """Is `style` in the lit part of its blink pattern at `now_ms`?"""
-    pattern = TABLE[style][2]
+    pattern = TABLE[style][1]
     return pattern[(now_ms // STEP_MS) % len(pattern)] == 35  # ord('#')
 
 
 def colour(style, now_ms):
     """The 0xRRGGBB a square of `style` shows at `now_ms`; OFF in a dark blink step."""
-    return TABLE[style][1] if lit(style, now_ms) else OFF
+    return TABLE[style][0] if lit(style, now_ms) else OFF
