@@ -14,9 +14,10 @@ simulated board: `micropython main.py --board B.json --storage DIR --control C -
 import gc
 import sys
 import time
+from micropython import const
 
 CRASH_LOG = "/crash.txt"
-RESTART_PAUSE_MS = 1000
+_RESTART_PAUSE_MS = const(1000)
 
 
 def load_board(path):
@@ -79,7 +80,7 @@ def main():
             Controller(hw, config, link, store).run()
         except Exception as error:  # KeyboardInterrupt is not an Exception: Ctrl-C still stops
             log_crash(error)
-            time.sleep_ms(RESTART_PAUSE_MS)  # then start again from the saved game
+            time.sleep_ms(_RESTART_PAUSE_MS)  # then start again from the saved game
 
 
 try:

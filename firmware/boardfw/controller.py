@@ -9,6 +9,7 @@ import binascii
 import gc
 import os
 import time
+from micropython import const
 
 from boardfw import ledlang, protocol
 from boardfw.buttons import Buttons
@@ -22,11 +23,11 @@ from shogicore.usi import parse_usi, to_usi
 from shogicore.variants import variant_by_name
 
 FIRMWARE_VERSION = "0.1.0"
-LED_REFRESH_MS = 20       # blink patterns step every 125 ms; 50 Hz keeps them crisp
-LEDTEST_STEP_MS = 750     # red, green, blue, white: 3 s in all
+_LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps them crisp
+_LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
 LEDTEST_COLOURS = ((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255))
 MISMATCH_PHASES = ("setup", "refused")
-MESSAGE_CHARS = 80        # error and warning texts are cut to fit in a frame
+_MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
 UNDOABLE_ENDINGS = ("mate", "repetition", "perpetual-check")   # as on the board itself
 # Events after which the game must be saved before anything is announced.
 SAVED_EVENTS = ("move", "undo", "illegal", "resign", "impasse")
@@ -34,7 +35,7 @@ SAVED_EVENTS = ("move", "undo", "illegal", "resign", "impasse")
 
 def message_words(text):
     """A free-text message as frame words: short enough for any frame, never a '#'."""
-    return tuple(text[:MESSAGE_CHARS].replace("#", "-").split())
+    return tuple(text[:_MESSAGE_CHARS].replace("#", "-").split())
 
 
 def new_game_id():
@@ -259,10 +260,10 @@ class Controller:
 
     # -- LEDs ----------------------------------------------------------------------------
     def _refresh_leds(self, now):
-        self._led_due = time.ticks_add(now, LED_REFRESH_MS)
+        self._led_due = time.ticks_add(now, _LED_REFRESH_MS)
         frame = self._frame
         if self._ledtest_start is not None:
-            step = time.ticks_diff(now, self._ledtest_start) // LEDTEST_STEP_MS
+            step = time.ticks_diff(now, self._ledtest_start) // _LEDTEST_STEP_MS
             if step < len(LEDTEST_COLOURS):
                 r, g, b = LEDTEST_COLOURS[step]
                 for i in range(0, len(frame), 3):

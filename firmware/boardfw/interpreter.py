@@ -11,6 +11,7 @@ changed by re-seating the piece or pressing B. See docs/firmware-interpreter.md.
 Pure logic: no machine, files or serial; runs the same on MicroPython and CPython.
 """
 from array import array
+from micropython import const
 
 from shogicore.game import CASUAL
 from shogicore.move import (drop_kind, is_drop, is_promotion, make_drop, make_move, move_from,
@@ -28,15 +29,15 @@ NO_EVENTS = ()
 UNDOABLE_ENDINGS = ("mate", "repetition", "perpetual-check")
 
 # What the difference between the board and the position looks like.
-MATCH = 0  # the board shows the position
-LIFT = 1  # own piece lifted (maybe with the piece it will capture)
-VICTIM = 2  # an opposing piece lifted that a move could capture
-MOVE = 3  # own piece gone from one square, on another (or on a re-placed victim)
-DROP = 4  # a piece on an empty square, nothing lifted
-UNDO = 5  # the last move physically reversed
-UNDO_PART = 6  # the last move is being reversed
-TAKEBACK = 7  # the last dropped piece lifted: A takes the drop back
-OTHER = 8  # none of these: refused once it settles
+_MATCH = const(0)  # the board shows the position
+_LIFT = const(1)  # own piece lifted (maybe with the piece it will capture)
+_VICTIM = const(2)  # an opposing piece lifted that a move could capture
+_MOVE = const(3)  # own piece gone from one square, on another (or on a re-placed victim)
+_DROP = const(4)  # a piece on an empty square, nothing lifted
+_UNDO = const(5)  # the last move physically reversed
+_UNDO_PART = const(6)  # the last move is being reversed
+_TAKEBACK = const(7)  # the last dropped piece lifted: A takes the drop back
+_OTHER = const(8)  # none of these: refused once it settles
 
 
 def _elapsed(now_ms, then_ms):
@@ -103,7 +104,7 @@ class Interpreter:
                 pass  # the offered piece is off the board: put it back first
             elif self._choice is not None:
                 self._commit(self._choice[self._choice_i], now_ms)
-            elif self._shape == TAKEBACK and self._undo_allowed():
+            elif self._shape == _TAKEBACK and self._undo_allowed():
                 self._undo(now_ms)
             elif game.result is None:
                 self._emit(("hint-request",))
@@ -188,9 +189,9 @@ class Interpreter:
             return "choice"
         if self._refused:
             return "refused"
-        if self._shape == TAKEBACK:
+        if self._shape == _TAKEBACK:
             return "takeback"
-        return "idle" if self._shape == MATCH else "moving"
+        return "idle" if self._shape == _MATCH else "moving"
 
     def frame(self, now_ms=0):
         """[(square, style)] to light at `now_ms`, the most important style per square;
@@ -212,15 +213,15 @@ class Interpreter:
         if self._choice is not None:
             self._put(out, self._choice_sq, self._choice_style())
         shape = self._shape
-        if shape == TAKEBACK:
+        if shape == _TAKEBACK:
             self._put(out, self._from, ledlang.TAKEBACK)
-        elif shape == UNDO_PART and self._to:
+        elif shape == _UNDO_PART and self._to:
             self._put(out, self._to, ledlang.FIX_PLACE)
         if self._impasse_ms is not None and _elapsed(now_ms, self._impasse_ms) < IMPASSE_ARM_MS:
             self._put(out, pos.kings[0], ledlang.IMPASSE)
             self._put(out, pos.kings[1], ledlang.IMPASSE)
         self._put_move(out, self._order, ledlang.ORDER_FROM, ledlang.ORDER_TO)
-        if (shape == LIFT or shape == MOVE) and result is None:
+        if (shape == _LIFT or shape == _MOVE) and result is None:
             self._put(out, self._from, ledlang.LIFTED)
             for sq in self._destinations(self._from):
                 self._put(out, sq, ledlang.DESTINATION)
@@ -329,9 +330,9 @@ class Interpreter:
         self._changed_ms = now_ms
         self._acted = False
         self._classify()
-        if self._shape != OTHER:
+        if self._shape != _OTHER:
             self._refused = False
-        if self._setup and self._shape == MATCH:
+        if self._setup and self._shape == _MATCH:
             self._setup = False
             self._emit(("ready",))
 
@@ -345,34 +346,34 @@ class Interpreter:
         n_extra = len(extra)
         self._from = self._to = 0
         if not n_missing and not n_extra:
-            self._shape = MATCH
+            self._shape = _MATCH
             return
         if self._undo_allowed() and self._classify_undo(n_missing, n_extra):
             return
-        shape = OTHER
+        shape = _OTHER
         if n_missing == 1:
             a = missing[0]
             if pos.piece_at(a) >> 4 == side:
                 self._from = a
                 if n_extra == 1:
                     self._to = extra[0]
-                    shape = MOVE
+                    shape = _MOVE
                 elif not n_extra:
                     self._to = self._capture_target(a)
-                    shape = MOVE if self._to else LIFT
+                    shape = _MOVE if self._to else _LIFT
             elif not n_extra and self._capturable(a):
                 self._from = a
-                shape = VICTIM
+                shape = _VICTIM
         elif n_missing == 2 and not n_extra:
             a, b = missing
             if pos.piece_at(b) >> 4 == side:
                 a, b = b, a
             if pos.piece_at(a) >> 4 == side and pos.piece_at(b) >> 4 != side:
                 self._from = a
-                shape = LIFT
+                shape = _LIFT
         elif not n_missing and n_extra == 1:
             self._to = extra[0]
-            shape = DROP
+            shape = _DROP
         self._shape = shape
 
     def _classify_undo(self, n_missing, n_extra):
@@ -381,7 +382,7 @@ class Interpreter:
         to = move_to(last)
         if is_drop(last):
             if n_missing == 1 and not n_extra and self._missing[0] == to:
-                self._shape = TAKEBACK
+                self._shape = _TAKEBACK
                 self._from = to
                 return True
             return False
@@ -389,15 +390,15 @@ class Interpreter:
         if n_missing == 1 and self._missing[0] == to:
             if not n_extra:
                 # The piece that just moved is lifted: a take-back or a capture begins.
-                self._shape = UNDO_PART
+                self._shape = _UNDO_PART
                 return True
             if n_extra == 1 and self._extra[0] == frm:
-                self._shape = UNDO if not self._last_captured else UNDO_PART
+                self._shape = _UNDO if not self._last_captured else _UNDO_PART
                 self._to = to  # a captured piece must come back here
                 return True
         elif (self._last_captured and not n_missing and n_extra == 1 and self._extra[0] == frm
               and to in self._touched):
-            self._shape = UNDO
+            self._shape = _UNDO
             return True
         return False
 
@@ -442,7 +443,7 @@ class Interpreter:
         pos = self.pos
         to = self._to
         out = []
-        if self._shape == MOVE:
+        if self._shape == _MOVE:
             for m in pos.destinations(self._from):
                 if move_to(m) == to:
                     if is_promotion(m):
@@ -461,8 +462,8 @@ class Interpreter:
         if move_to(m) != self._to:
             return False
         if is_drop(m):
-            return self._shape == DROP
-        return self._shape == MOVE and move_from(m) == self._from
+            return self._shape == _DROP
+        return self._shape == _MOVE and move_from(m) == self._from
 
     # -- deciding -------------------------------------------------------------------------
     def _settle(self, now_ms):
@@ -473,12 +474,12 @@ class Interpreter:
         if self._setup or self._choice is not None:
             return
         shape = self._shape
-        if shape == UNDO:
+        if shape == _UNDO:
             self._undo(now_ms)
             return
         if self.game.result is not None:
             return
-        if shape == MOVE or shape == DROP:
+        if shape == _MOVE or shape == _DROP:
             if self._order is not None:
                 if self._order_matches():
                     self._commit(self._order, now_ms)
@@ -490,11 +491,11 @@ class Interpreter:
                 self._commit(candidates[0], now_ms)
             elif candidates:
                 self._offer(candidates, now_ms)
-            elif not self._casual and (shape == MOVE or self._hand_size()):
+            elif not self._casual and (shape == _MOVE or self._hand_size()):
                 self._record_illegal()
             else:
                 self._refuse("illegal-move")
-        elif shape == OTHER:
+        elif shape == _OTHER:
             self._refuse("board-mismatch")
 
     def _hand_size(self):
@@ -530,7 +531,7 @@ class Interpreter:
         pos = self.pos
         side = pos.side
         m = None
-        if self._shape == MOVE:
+        if self._shape == _MOVE:
             m = make_move(self._from, self._to)
         else:
             held = [k for k in self.variant.hand_kinds if pos.hand_count(side, k)]

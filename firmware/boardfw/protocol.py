@@ -8,10 +8,11 @@ SEQ is a decimal 0..65535 frame number, CRC the CRC-32 of everything before `` #
 (eight lowercase hex digits).
 """
 import binascii
+from micropython import const
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 256          # bytes, newline included; longer input is refused whole
-SEQ_MODULO = 65536      # sequence numbers wrap from 65535 to 0
+_SEQ_MODULO = const(65536)  # sequence numbers wrap from 65535 to 0
 HISTORY_BATCH = 16      # moves per `history` reply frame
 MISMATCH_LIST = 16      # squares listed per `mismatch` frame
 
@@ -60,12 +61,12 @@ def checksum(body):
 
 
 def next_seq(seq):
-    return (seq + 1) % SEQ_MODULO
+    return (seq + 1) % _SEQ_MODULO
 
 
 def seq_gap(previous, current):
     """How many frames were lost between two received sequence numbers (0 = none)."""
-    return (current - previous - 1) % SEQ_MODULO
+    return (current - previous - 1) % _SEQ_MODULO
 
 
 def encode(seq, words):
@@ -112,7 +113,7 @@ def decode(line):
     if len(words) < 2:
         raise ProtocolError(E_FRAME, "need a sequence number and a verb")
     seq_text = words[0]
-    if not seq_text.isdigit() or len(seq_text) > 5 or int(seq_text) >= SEQ_MODULO:
+    if not seq_text.isdigit() or len(seq_text) > 5 or int(seq_text) >= _SEQ_MODULO:
         raise ProtocolError(E_FRAME, "bad sequence number")
     return int(seq_text), words[1], words[2:]
 

@@ -11,11 +11,12 @@ printable ASCII, so the host never sends it.
 """
 import select
 import sys
+from micropython import const
 
 from boardfw.protocol import MAX_LINE
 
 TOO_LONG = b""     # returned in place of an over-long line
-MAX_BYTES_PER_POLL = 64
+_MAX_BYTES_PER_POLL = const(64)
 
 
 class SerialLink:
@@ -33,7 +34,7 @@ class SerialLink:
 
     def read_line(self):
         """One complete line (bytes, without newline), TOO_LONG, or None if none is ready."""
-        for _ in range(MAX_BYTES_PER_POLL):
+        for _ in range(_MAX_BYTES_PER_POLL):
             if not self._poll_in.poll(0):
                 return None
             byte = self._in.read(1)

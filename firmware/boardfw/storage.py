@@ -18,9 +18,10 @@ File format (text, one item per line):
 """
 import binascii
 import os
+from micropython import const
 
 FORMAT = "yariboard-game 1"
-MOVES_PER_LINE = 16
+_MOVES_PER_LINE = const(16)
 
 
 class SavedGame:
@@ -42,7 +43,7 @@ class CorruptSave(ValueError):
 
 
 class MoveText:
-    """A game's moves as USI text, MOVES_PER_LINE to a string: the `moves` lines of a save.
+    """A game's moves as USI text, _MOVES_PER_LINE to a string: the `moves` lines of a save.
 
     Kept up to date one move at a time, it lets a save (and a history request) walk a long
     game through a few short strings instead of one large list, which a fragmented heap
@@ -58,7 +59,7 @@ class MoveText:
         self.count = 0
 
     def push(self, usi):
-        if self.count % MOVES_PER_LINE:
+        if self.count % _MOVES_PER_LINE:
             self.lines[-1] += " " + usi
         else:
             self.lines.append(usi)
@@ -68,7 +69,7 @@ class MoveText:
         if not self.count:
             return
         self.count -= 1
-        if self.count % MOVES_PER_LINE:
+        if self.count % _MOVES_PER_LINE:
             self.lines[-1] = self.lines[-1][:self.lines[-1].rfind(" ")]
         else:
             self.lines.pop()
@@ -81,8 +82,8 @@ class MoveText:
     def batch(self, first, size):
         """Up to `size` moves from index `first` (0-based), as a list of USI strings."""
         out = []
-        line = first // MOVES_PER_LINE
-        skip = first % MOVES_PER_LINE
+        line = first // _MOVES_PER_LINE
+        skip = first % _MOVES_PER_LINE
         while len(out) < size and line < len(self.lines):
             out.extend(self.lines[line].split()[skip:])
             skip = 0

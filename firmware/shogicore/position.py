@@ -5,6 +5,7 @@ value without bounds checks. Moves are ints (see move.py) and the history keeps 
 per ply in two int arrays, so a long game costs a few kilobytes even on the Pico.
 """
 from array import array
+from micropython import const
 
 from shogicore.errors import MoveError, SfenError
 from shogicore.move import PROMOTION
@@ -13,10 +14,10 @@ from shogicore.variants import _key_table
 from shogicore.variants import BLACK, KING, PAWN, WHITE, variant_by_name
 
 EMPTY = 0
-WALL = 32
-_MOVE_BITS = 21          # history record: move, then the captured piece, then a check flag
-_CHECK_FLAG = 1 << 26
-_CHUNK = 32              # plies per history chunk
+_WALL = const(32)
+_MOVE_BITS = const(21)  # history record: move, then the captured piece, then a check flag
+_CHECK_FLAG = const(1 << 26)
+_CHUNK = const(32)  # plies per history chunk
 
 
 def piece_kind(p):
@@ -29,15 +30,15 @@ def piece_colour(p):
 
 def _targets(colour):
     """_TARGETS[colour][piece]: may a piece of `colour` move onto a square holding `piece`?"""
-    table = bytearray(WALL + 1)
-    for p in range(1, WALL):
+    table = bytearray(_WALL + 1)
+    for p in range(1, _WALL):
         table[p] = piece_colour(p) != colour
     table[EMPTY] = 1
     return table
 
 
 _PIECE_KEYS = _key_table(32, 7)
-_SIDE_KEY = 0x2AAAAAAA
+_SIDE_KEY = const(0x2AAAAAAA)
 _TARGETS = (_targets(BLACK), _targets(WHITE))
 
 
@@ -58,7 +59,7 @@ class Position:
                             % len(fields))
         board = bytearray(v.size)
         for i in range(v.size):
-            board[i] = WALL
+            board[i] = _WALL
         rows = fields[0].split("/")
         if len(rows) != v.ranks:
             raise SfenError("board has %d ranks, %s needs %d" % (len(rows), v.name, v.ranks))
@@ -506,7 +507,7 @@ class Position:
         """Legal moves of the piece on `sq` (the squares the board lights when it is lifted)."""
         out = []
         p = self.board[sq]
-        if p == EMPTY or p == WALL or p >> 4 != self.side:
+        if p == EMPTY or p == _WALL or p >> 4 != self.side:
             return out
         in_check = self.in_check()
         self._piece_moves(sq, out, in_check, () if in_check else self._pinned(self.side))

@@ -6,12 +6,13 @@ variant, so the rest of the core never branches on the variant.
 """
 import sys
 from array import array
+from micropython import const
 
 BLACK = 0
 WHITE = 1
 KING = 15
 PAWN = 1
-PROMOTED = 8
+_PROMOTED = const(8)
 
 F, B, L, R = (0, -1), (0, 1), (-1, 0), (1, 0)
 FL, FR, BL, BR = (-1, -1), (1, -1), (-1, 1), (1, 1)
@@ -20,8 +21,8 @@ KNIGHT_JUMPS = ((-1, -2), (1, -2))
 GOLD_STEPS = (F, L, R, FL, FR, B)
 
 # Padding around the board: 2 ranks above and below (knight jumps), 1 column between rows.
-PAD_RANKS = 2
-HAND_KEYS = 20           # hash keys for hand counts 0..19 sit after the board squares
+_PAD_RANKS = const(2)
+_HAND_KEYS = const(20)  # hash keys for hand counts 0..19 sit after the board squares
 VARIANT_NAMES = ("yari", "shogi")
 _built = {}
 
@@ -64,7 +65,7 @@ class Variant:
         self.handicaps = handicaps or {}
         self.totals = totals
         self.stride = stride = files + 1
-        self.size = (ranks + 2 * PAD_RANKS) * stride + 1
+        self.size = (ranks + 2 * _PAD_RANKS) * stride + 1
         squares = bytearray(files * ranks)     # every index fits a byte: boards up to 9x9
         i = 0
         for r in range(1, ranks + 1):
@@ -85,19 +86,19 @@ class Variant:
         for k in kinds:
             self.symbols[k.kind] = k.symbol
             self.hodges_names[k.kind] = k.hodges
-            self.base[k.kind] = k.kind & 7 if k.kind & PROMOTED and k.kind != KING else k.kind
+            self.base[k.kind] = k.kind & 7 if k.kind & _PROMOTED and k.kind != KING else k.kind
             self.forced[k.kind] = k.forced_ranks
             self.points[k.kind] = k.points
             for colour, sign in ((BLACK, 1), (WHITE, -1)):
                 self.steps[colour][k.kind] = self._offsets(k.steps, sign)
                 self.slides[colour][k.kind] = self._offsets(k.slides, sign)
         for k in kinds:
-            promoted = k.kind | PROMOTED
-            if not k.kind & PROMOTED and self.symbols[promoted][:1] == "+":
+            promoted = k.kind | _PROMOTED
+            if not k.kind & _PROMOTED and self.symbols[promoted][:1] == "+":
                 self.promote[k.kind] = promoted
         self.kinds = bytes([k.kind for k in kinds])
         # Hash keys: one per square, then one per hand count (see Position.hash).
-        self.keys = _key_table(self.size + HAND_KEYS, 11 + self.size)
+        self.keys = _key_table(self.size + _HAND_KEYS, 11 + self.size)
 
         # depth[colour][sq]: 1 on the colour's last rank, 2 on the one before, ...
         self.depth = (bytearray(self.size), bytearray(self.size))
@@ -129,13 +130,13 @@ class Variant:
     # -- squares ---------------------------------------------------------------------------
     def square(self, file, rank):
         """Square index of `file` (1 = rightmost as Black sees it) and `rank` (1 = 'a')."""
-        return (rank - 1 + PAD_RANKS) * self.stride + (self.files - file) + 1
+        return (rank - 1 + _PAD_RANKS) * self.stride + (self.files - file) + 1
 
     def file_of(self, sq):
         return self.files + 1 - sq % self.stride
 
     def rank_of(self, sq):
-        return sq // self.stride - PAD_RANKS + 1
+        return sq // self.stride - _PAD_RANKS + 1
 
     def square_name(self, sq):
         return "%d%s" % (self.file_of(sq), chr(96 + self.rank_of(sq)))
@@ -151,7 +152,7 @@ class Variant:
     def on_board(self, sq):
         if not 0 <= sq < self.size:
             return False
-        r = sq // self.stride - PAD_RANKS
+        r = sq // self.stride - _PAD_RANKS
         return 0 <= r < self.ranks and sq % self.stride != 0
 
     # -- kinds -----------------------------------------------------------------------------
