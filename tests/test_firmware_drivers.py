@@ -121,12 +121,10 @@ print(json.dumps([all_white, list(strip.pixels), strip.writes]))
 
 def test_save_is_atomic_and_damage_is_detected(tmp_path):
     result = micropython_json("""
-from boardfw.storage import GameStore, SavedGame, CorruptSave, MoveText
+from boardfw.storage import GameStore, SavedGame, CorruptSave
 d = '%s'
 store = GameStore(d)
-moves = MoveText()
-for usi in ['7g7f', '3c3d'] * 10:
-    moves.push(usi)
+moves = ['7g7f', '3c3d'] * 10
 moves.pop()
 store.save(SavedGame('0badcafe', 'yari', 'casual', '-', '-', '-', 'S T A R', moves))
 first = store.load()
@@ -155,33 +153,24 @@ print(json.dumps([list(first.moves), first.game_id, list(after_cut.moves), lefto
     assert files == ["game.bad"] and empty is True
 
 
-def test_move_text_follows_pushes_and_pops_like_a_list():
+def test_saved_moves_come_back_in_order_at_most_sixteen_to_a_line(tmp_path):
     rng = random.Random(9)
-    script = []
-    model = []
-    for _ in range(300):
-        if model and rng.random() < 0.3:
-            script.append("pop")
-            model.pop()
-        else:
-            usi = rng.choice(["7g7f", "P*5e", "2c2b+", "1a1b"])
-            script.append(usi)
-            model.append(usi)
+    games = [[rng.choice(["7g7f", "P*5e", "2c2b+", "1a1b"]) for _ in range(n)]
+             for n in (0, 1, 15, 16, 17, 32, 300)]
     result = micropython_json("""
-from boardfw.storage import MoveText
-text = MoveText()
-for step in %r:
-    if step == 'pop':
-        text.pop()
-    else:
-        text.push(step)
-print(json.dumps([list(text), text.count, text.batch(0, 16), text.batch(13, 16),
-                  text.batch(text.count - 3, 16), max(len(l.split()) for l in text.lines)]))
-""" % script)
-    moves, count, first, middle, tail, widest = result
-    assert moves == model and count == len(model)
-    assert first == model[:16] and middle == model[13:29] and tail == model[-3:]
-    assert widest == 16
+from boardfw.storage import GameStore, SavedGame
+store = GameStore('%s')
+out = []
+for moves in %r:
+    store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', iter(moves)))
+    lines = [l.split()[1:] for l in open('%s/game.txt') if l.startswith('moves ')]
+    out.append([list(store.load().moves), [len(l) for l in lines]])
+print(json.dumps(out))
+""" % (tmp_path, games, tmp_path))
+    for moves, (loaded, per_line) in zip(games, result):
+        assert loaded == moves
+        assert sum(per_line) == len(moves) and all(1 <= n <= 16 for n in per_line)
+        assert per_line[:-1] == [16] * (len(per_line) - 1)
 
 
 FAKE_GPIO = """

@@ -16,7 +16,7 @@ from boardfw.buttons import Buttons
 from boardfw.interpreter import Interpreter
 from boardfw.leds import Leds
 from boardfw.matrix import Matrix
-from boardfw.storage import CorruptSave, GameStore, MoveText, SavedGame
+from boardfw.storage import CorruptSave, GameStore, SavedGame
 from shogicore.errors import MoveError, SfenError
 from shogicore.game import CASUAL, TOURNAMENT, Game
 from shogicore.usi import parse_usi, to_usi
@@ -67,8 +67,6 @@ class Controller:
         self._reported_mismatch = []
         self._last_request = None     # (line, reply words) for retried requests
         self._last_variant = None
-        self._move_text = MoveText()  # the game's moves as USI text, for saves and history
-        self._move_text_game = None   # the game that text belongs to
 
     # -- boot and loop -------------------------------------------------------------------
     def run(self):
@@ -81,7 +79,6 @@ class Controller:
         now = self.hw.ticks_ms()
         self.matrix.prime(now)
         warning = self._resume_or_start()
-        self._follow_moves()
         self._send("hello", str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, self.game_id,
                    str(self._ply()))
         if warning:
@@ -178,21 +175,17 @@ class Controller:
     def _save(self):
         game = self.game
         variant = game.variant
-        self._follow_moves()
         illegal = "-" if game.illegal_move is None else to_usi(variant, game.illegal_move)
         self.store.save(SavedGame(self.game_id, variant.name, game.mode, game.handicap or "-",
                                   protocol.result_word(game.result), illegal, game.start_sfen,
-                                  self._move_text))
+                                  self._usi_moves(0, self._ply())))
 
-    def _follow_moves(self):
-        """Rebuild the move text if it does not belong to the game as it stands (a new or
-        resumed game); move and undo events keep it up to date one move at a time."""
-        if self._move_text_game is not self.game or self._move_text.count != self._ply():
-            text = self._move_text
-            text.clear()
-            for m in self.game.position.moves():
-                text.push(to_usi(self.game.variant, m))
-            self._move_text_game = self.game
+    def _usi_moves(self, first, end):
+        """The game's moves from index `first` up to `end` as USI, made one at a time."""
+        position = self.game.position
+        variant = self.game.variant
+        for ply in range(first, end):
+            yield to_usi(variant, position.move_at(ply))
 
     def _occupied(self):
         files = self.config.files
@@ -211,12 +204,6 @@ class Controller:
         if not events:
             return False
         saved = False
-        for event in events:
-            kind = event[0]
-            if kind == "move":
-                self._move_text.push(to_usi(self.game.variant, event[1]))
-            elif kind == "undo":
-                self._move_text.pop()
         for event in events:
             kind = event[0]
             if kind in SAVED_EVENTS and not saved:
@@ -332,8 +319,8 @@ class Controller:
         first = _number(args[0])
         if first < 1:
             raise protocol.ProtocolError(protocol.E_ARGS, "FROM counts from 1")
-        self._follow_moves()
-        return [self.game_id, str(first)] + self._move_text.batch(first - 1, protocol.HISTORY_BATCH)
+        end = min(first - 1 + protocol.HISTORY_BATCH, self._ply())
+        return [self.game_id, str(first)] + list(self._usi_moves(first - 1, end))
 
     def _request_new(self, args, now):
         variant_name, handicap, mode = args
@@ -389,7 +376,6 @@ class Controller:
             self.game.undo()
         except MoveError:
             raise protocol.ProtocolError(protocol.E_EMPTY, "no move to take back")
-        self._move_text.pop()
         events = self.interpreter.set_game(self.game)
         self._save()
         self._send("undo", str(self._ply() + 1), *self._sfen_words())

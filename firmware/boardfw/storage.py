@@ -25,7 +25,8 @@ _MOVES_PER_LINE = const(16)
 
 
 class SavedGame:
-    """What a save holds; moves as USI strings."""
+    """What a save holds. `moves`: the USI strings of the moves, any iterable (a save walks
+    it once, so a game's moves can be turned into text one at a time)."""
 
     def __init__(self, game_id, variant, mode, handicap, result, illegal, start_sfen, moves):
         self.game_id = game_id
@@ -35,60 +36,24 @@ class SavedGame:
         self.result = result        # protocol result word: '-' or 'black:mate' ...
         self.illegal = illegal      # '-' or the USI of the move that lost a tournament game
         self.start_sfen = start_sfen
-        self.moves = moves          # a MoveText
+        self.moves = moves
 
 
 class CorruptSave(ValueError):
     pass
 
 
-class MoveText:
-    """A game's moves as USI text, _MOVES_PER_LINE to a string: the `moves` lines of a save.
-
-    Kept up to date one move at a time, it lets a save (and a history request) walk a long
-    game through a few short strings instead of one large list, which a fragmented heap
-    might not have room for.
-    """
+class SavedMoves:
+    """The `moves` lines of a save as read, iterated one move at a time: a long game is
+    never split into one large list, which a fragmented heap might not have room for."""
 
     def __init__(self):
         self.lines = []
-        self.count = 0
-
-    def clear(self):
-        self.lines = []
-        self.count = 0
-
-    def push(self, usi):
-        if self.count % _MOVES_PER_LINE:
-            self.lines[-1] += " " + usi
-        else:
-            self.lines.append(usi)
-        self.count += 1
-
-    def pop(self):
-        if not self.count:
-            return
-        self.count -= 1
-        if self.count % _MOVES_PER_LINE:
-            self.lines[-1] = self.lines[-1][:self.lines[-1].rfind(" ")]
-        else:
-            self.lines.pop()
 
     def __iter__(self):
         for line in self.lines:
             for usi in line.split():
                 yield usi
-
-    def batch(self, first, size):
-        """Up to `size` moves from index `first` (0-based), as a list of USI strings."""
-        out = []
-        line = first // _MOVES_PER_LINE
-        skip = first % _MOVES_PER_LINE
-        while len(out) < size and line < len(self.lines):
-            out.extend(self.lines[line].split()[skip:])
-            skip = 0
-            line += 1
-        return out[:size]
 
 
 class GameStore:
@@ -108,8 +73,14 @@ class GameStore:
                          "result " + saved.result, "illegal " + saved.illegal,
                          "start " + saved.start_sfen):
                 crc = self._write(f, line, crc)
-            for line in saved.moves.lines:
-                crc = self._write(f, "moves " + line, crc)
+            line = []
+            for usi in saved.moves:
+                line.append(usi)
+                if len(line) == _MOVES_PER_LINE:
+                    crc = self._write(f, "moves " + " ".join(line), crc)
+                    line = []
+            if line:
+                crc = self._write(f, "moves " + " ".join(line), crc)
             f.write(b"crc %08x\n" % (crc & 0xFFFFFFFF))
         finally:
             f.close()
@@ -150,7 +121,7 @@ def parse(data):
     if cut < 0 or data[cut:] != b"crc %08x\n" % (binascii.crc32(data[:cut]) & 0xFFFFFFFF):
         raise CorruptSave("checksum missing or wrong")
     fields = {}
-    moves = MoveText()
+    moves = SavedMoves()
     try:
         lines = data[:cut].decode().split("\n")
     except UnicodeError:
@@ -160,8 +131,7 @@ def parse(data):
     for line in lines[1:]:
         key, _, value = line.partition(" ")
         if key == "moves":
-            for usi in value.split():
-                moves.push(usi)
+            moves.lines.append(value)
         elif key:
             fields[key] = value
     try:

@@ -375,11 +375,14 @@ class Position:
 
     def moves(self):
         """The moves played since this position was set up, oldest first."""
-        mask = (1 << _MOVE_BITS) - 1
-        return [self._record(i) & mask for i in range(self.plies)]
+        return [self.move_at(ply) for ply in range(self.plies)]
+
+    def move_at(self, ply):
+        """The move played at index `ply` (0 = the first since the set-up)."""
+        return self._record(ply) & ((1 << _MOVE_BITS) - 1)
 
     def last_move(self):
-        return self._record(self.plies - 1) & ((1 << _MOVE_BITS) - 1) if self.plies else None
+        return self.move_at(self.plies - 1) if self.plies else None
 
     def _record(self, ply):
         return self._history[ply // _CHUNK][ply % _CHUNK * 2]
