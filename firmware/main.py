@@ -27,6 +27,10 @@ def load_board(path):
     board = board_config.load(path)
     del sys.modules["boardfw.config"]
     delattr(sys.modules["boardfw"], "config")
+    # The variant's move tables next, while the heap is still empty: they stay for good.
+    from shogicore.variants import variant_by_name
+
+    variant_by_name(board.variant)
     return board
 
 
