@@ -57,7 +57,11 @@ def simulated_board(argv):
                             virtual_clock=options["--clock"] == "virtual")
     hw.watch(sys.stdin.buffer)
     slow_ms = int(options["--slow-save-ms"])
-    store = GameStore(hw.storage_dir, sim_hw.slow_opener(slow_ms)) if slow_ms else None
+    store = None
+    if slow_ms:
+        from boardfw.sim_slow_flash import slow_opener
+
+        store = GameStore(hw.storage_dir, slow_opener(slow_ms))
     return config, hw, store
 
 

@@ -11,7 +11,7 @@ FIRMWARE_MODULES = sorted(
     package + "/" + name
     for package in ("boardfw", "shogicore")
     for name in os.listdir(os.path.join(ROOT, "firmware", package))
-    if name.endswith(".py") and name != "sim_hw.py")
+    if name.endswith(".py") and not name.startswith("sim_"))
 
 
 def dry_run(*make_args):

@@ -185,27 +185,3 @@ class SimHardware:
             if r or g or b:
                 words.append("%s:%02x%02x%02x" % (self.config.led_square(index), r, g, b))
         self._send(" ".join(words))
-
-
-class SlowFile:
-    """A file whose writes each take `delay_ms`: widens the save window for power-cut tests."""
-
-    def __init__(self, f, delay_ms):
-        self._f = f
-        self._delay_ms = delay_ms
-
-    def write(self, data):
-        time.sleep_ms(self._delay_ms)
-        return self._f.write(data)
-
-    def read(self):
-        return self._f.read()
-
-    def close(self):
-        self._f.close()
-
-
-def slow_opener(delay_ms):
-    def opener(path, mode):
-        return SlowFile(open(path, mode), delay_ms)
-    return opener
