@@ -21,13 +21,13 @@ _RESTART_PAUSE_MS = const(1000)
 
 
 def load_board(path):
-    """The checked board file; the checker is then unloaded, as it runs once per power-up."""
+    """The checked board file; the checker is then unloaded, as it runs once per power-up.
+    The variant's move tables are built here too, before anything else takes up RAM."""
     from boardfw import config as board_config
 
     board = board_config.load(path)
     del sys.modules["boardfw.config"]
     delattr(sys.modules["boardfw"], "config")
-    # The variant's move tables next, while the heap is still empty: they stay for good.
     from shogicore.variants import variant_by_name
 
     variant_by_name(board.variant)

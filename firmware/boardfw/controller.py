@@ -13,7 +13,7 @@ from micropython import const
 
 from boardfw import ledlang, protocol
 from boardfw.buttons import Buttons
-from boardfw.interpreter import Interpreter
+from boardfw.interpreter import UNDOABLE_ENDINGS, Interpreter
 from boardfw.leds import Leds
 from boardfw.matrix import Matrix
 from boardfw.storage import CorruptSave, GameStore, SavedGame
@@ -28,7 +28,6 @@ _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
 LEDTEST_COLOURS = ((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255))
 MISMATCH_PHASES = ("setup", "refused")
 _MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
-UNDOABLE_ENDINGS = ("mate", "repetition", "perpetual-check")   # as on the board itself
 # Events after which the game must be saved before anything is announced.
 SAVED_EVENTS = ("move", "undo", "illegal", "resign", "impasse")
 

@@ -43,6 +43,6 @@ def style_constants():
 def style_names():
     """The legend's name of every row of ledlang.TABLE, in order: 'destination', 'choice-P'."""
     names = {row: key.lower().replace("_", "-") for key, row in style_constants().items()}
-    for i, letter in enumerate(ledlang.DROP_LETTERS):
-        names[ledlang.CHOICE_P + i] = "choice-" + letter
+    for letter in ledlang.DROP_LETTERS:
+        names[ledlang.drop_choice(letter)] = "choice-" + letter
     return [names[row] for row in range(len(ledlang.TABLE))]
