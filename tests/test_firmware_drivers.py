@@ -69,7 +69,7 @@ def test_buttons_short_and_long_presses_and_bounce():
 from boardfw.buttons import Buttons
 from boardfw.sim_hw import SimPin
 a, b = SimPin(), SimPin()
-buttons = Buttons({'A': a, 'B': b}, 20, long_ms=800)
+buttons = Buttons({'A': a, 'B': b}, 20)
 out = []
 def at(t):
     ev = []
@@ -98,11 +98,11 @@ strip = SimStrip(c.led_count)
 leds = Leds(strip, c.led_count, c.led_ma_per_channel, c.led_idle_ma, c.led_budget_ma)
 white = bytearray([255] * (3 * c.led_count))
 leds.show(white)
-all_white = list(strip.pixels)
+all_white = [strip[i] for i in range(len(strip))]
 few = bytearray(3 * c.led_count)
 few[0:3] = bytes([200, 100, 0]); few[30:33] = bytes([0, 90, 0])
 leds.show(few)
-print(json.dumps([all_white, list(strip.pixels), strip.writes]))
+print(json.dumps([all_white, [strip[i] for i in range(len(strip))], strip.writes]))
 """ % BOARD)
     all_white, few, writes = result
     count = len(all_white)

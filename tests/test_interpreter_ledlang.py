@@ -3,7 +3,7 @@ import os
 
 from boardfw import interpreter, ledlang
 from shogicore.variants import SHOGI, YARI
-from yariboard.ledstyles import MEANINGS, style_constants, style_names
+from yariboard.ledstyles import MEANINGS, channels, style_constants, style_names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -35,11 +35,11 @@ def test_colour_follows_the_blink_pattern_step_by_step():
     # choice styles: six steps lit, two dark, one second per cycle
     rgb = ledlang.TABLE[ledlang.CHOICE_PROMOTE][0]
     seen = [ledlang.colour(ledlang.CHOICE_PROMOTE, t) for t in range(0, 2000, 125)]
-    assert seen == ([rgb] * 6 + [ledlang.OFF] * 2) * 2
-    assert ledlang.colour(ledlang.FIX_PLACE, 130) == ledlang.OFF
+    assert seen == ([rgb] * 6 + [0] * 2) * 2
+    assert ledlang.colour(ledlang.FIX_PLACE, 130) == 0
     assert ledlang.colour(ledlang.FIX_PLACE, 250) == ledlang.TABLE[ledlang.FIX_PLACE][0]
     assert ledlang.colour(ledlang.DESTINATION, 999999) == ledlang.TABLE[ledlang.DESTINATION][0]
-    assert ledlang.channels(0x12AB34) == (0x12, 0xAB, 0x34)
+    assert channels(0x12AB34) == (0x12, 0xAB, 0x34)
 
 
 def test_the_legend_picture_is_drawn_from_the_current_table(tmp_path):

@@ -9,6 +9,7 @@ from boardfw import protocol
 from shogicore.game import Game
 from shogicore.notation import parse_usi
 from shogicore.variants import YARI
+from yariboard.ledstyles import channels
 from yariboard.simboard import SerialClient, SimBoard, move_gestures, occupied_squares
 
 START = YARI.start_sfen
@@ -42,7 +43,7 @@ def drain(sim, client):
 
 
 def style_colour(style):
-    return ledlang.channels(ledlang.TABLE[style][0])
+    return channels(ledlang.TABLE[style][0])
 
 
 def after(client, mark, verb):

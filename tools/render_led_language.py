@@ -11,7 +11,7 @@ import sys
 from PIL import Image, ImageDraw, ImageFont
 
 from boardfw import ledlang
-from yariboard.ledstyles import MEANINGS, style_names
+from yariboard.ledstyles import MEANINGS, channels, style_names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OUT = os.path.join(ROOT, "docs", "led-language.png")
@@ -35,7 +35,7 @@ def shown(rgb):
 def render(path=DEFAULT_OUT):
     font = ImageFont.load_default(15)
     small = ImageFont.load_default(12)
-    steps = len(ledlang.STEADY) * STRIP_CYCLES
+    steps = len(ledlang.TABLE[0][1]) * STRIP_CYCLES  # every pattern is one second long
     name_x, meaning_x = 50, 200
     strip_x = 600
     width = strip_x + steps * CELL + 20
@@ -51,7 +51,7 @@ def render(path=DEFAULT_OUT):
     draw.text((meaning_x, 42), "meaning", font=small, fill=INK)
     for row, (name, (rgb, _)) in enumerate(zip(style_names(), ledlang.TABLE)):
         y = top + row * ROW
-        colour = shown(ledlang.channels(rgb))
+        colour = shown(channels(rgb))
         meaning = MEANINGS[name]
         draw.rectangle((14, y, 14 + SWATCH, y + SWATCH), fill=colour, outline=GRID)
         draw.text((name_x, y + 4), name, font=font, fill=INK)

@@ -1,9 +1,12 @@
 """The two push buttons: debounced, each press reported once as short or long.
 
-A press is short when released before `long_ms`; it is long as soon as it has been held
-`long_ms` (reported at that moment, so the player sees the answer while still holding).
+A press is short when released before LONG_MS; it is long as soon as it has been held
+LONG_MS (reported at that moment, so the player sees the answer while still holding).
 """
 import time
+from micropython import const
+
+_LONG_MS = const(800)
 
 
 class Button:
@@ -20,10 +23,9 @@ class Button:
 class Buttons:
     """Polls pins (anything with `value()`, 0 when pressed) and reports presses."""
 
-    def __init__(self, pins, debounce_ms, long_ms=800):
+    def __init__(self, pins, debounce_ms):
         self.buttons = [Button(name, pins[name]) for name in sorted(pins)]
         self.debounce_ms = debounce_ms
-        self.long_ms = long_ms
 
     def poll(self, now_ms, events):
         """Append (name, long_press) to `events` for each press completed by now."""
@@ -39,6 +41,6 @@ class Buttons:
                     b.long_sent = False
                 elif not b.long_sent:
                     events.append((b.name, False))
-            if b.pressed and not b.long_sent and time.ticks_diff(now_ms, b.pressed_at) >= self.long_ms:
+            if b.pressed and not b.long_sent and time.ticks_diff(now_ms, b.pressed_at) >= _LONG_MS:
                 b.long_sent = True
                 events.append((b.name, True))

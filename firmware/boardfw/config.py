@@ -17,21 +17,18 @@ Wiring conventions the drivers rely on (see hardware/BUILD.md):
   `led_budget_ma`, so `pico_ma + led_budget_ma` never exceeds `usb_limit_ma`.
 """
 import json
+from micropython import const
 
 from boardfw.board import Board
 
-# GPIOs brought out to the Pico's header. GP23, GP24, GP25 and GP29 are wired to the
-# power supply, VBUS sense, the on-board LED and VSYS sense on the board itself.
-USABLE_GPIO = tuple(range(0, 23)) + (26, 27, 28)
+_RANK_LETTERS = const("abcdefghi")
 
-RANK_LETTERS = "abcdefghi"
-
-REQUIRED_KEYS = (
+_REQUIRED_KEYS = const((
     "name", "variant", "files", "ranks",
     "row_pins", "row_ranks", "col_pins", "col_files",
     "led_pin", "led_chain", "buttons", "debounce_ms",
     "led_ma_per_channel", "led_idle_ma", "led_budget_ma", "pico_ma", "usb_limit_ma",
-)
+))
 
 
 class _Check:
@@ -39,14 +36,14 @@ class _Check:
 
     def __init__(self, data, source):
         self.source = source
-        for key in REQUIRED_KEYS:
+        for key in _REQUIRED_KEYS:
             if key not in data:
                 self._fail("missing key '%s'" % key)
         b = self.board = Board()
         b.name = self._text(data, "name")
         b.variant = self._text(data, "variant")
-        b.files = self._count(data, "files", 9)
-        b.ranks = self._count(data, "ranks", 9)
+        b.files = self._count(data, "files")
+        b.ranks = self._count(data, "ranks")
         b.row_pins = self._pin_list(data, "row_pins", b.ranks)
         b.col_pins = self._pin_list(data, "col_pins", b.files)
         b.led_pin = self._pin(data["led_pin"], "led_pin")
@@ -65,7 +62,13 @@ class _Check:
         b.led_budget_ma = self._number(data, "led_budget_ma", False)
         b.pico_ma = self._number(data, "pico_ma", True)
         b.usb_limit_ma = self._number(data, "usb_limit_ma", False)
-        self._check_power()
+        # the LEDs' budget and the Pico's own draw must fit what the USB port gives
+        if b.pico_ma + b.led_budget_ma > b.usb_limit_ma:
+            self._fail("pico_ma + led_budget_ma (%s mA) exceeds usb_limit_ma (%s mA)"
+                       % (b.pico_ma + b.led_budget_ma, b.usb_limit_ma))
+        if b.led_count * b.led_idle_ma > b.led_budget_ma:
+            self._fail("dark LEDs alone draw %s mA, more than led_budget_ma"
+                       % (b.led_count * b.led_idle_ma))
 
     def _fail(self, message):
         raise ValueError("%s: %s" % (self.source, message))
@@ -76,10 +79,11 @@ class _Check:
             self._fail("%s must be a non-empty string" % key)
         return value
 
-    def _count(self, data, key, largest):
+    def _count(self, data, key):
+        """Files and ranks: square names have one digit and one letter a-i."""
         value = data[key]
-        if not _is_int(value) or not 1 <= value <= largest:
-            self._fail("%s must be a whole number from 1 to %d" % (key, largest))
+        if not _is_int(value) or not 1 <= value <= 9:
+            self._fail("%s must be a whole number from 1 to 9" % key)
         return value
 
     def _number(self, data, key, zero_allowed):
@@ -91,7 +95,9 @@ class _Check:
         return value
 
     def _pin(self, value, what):
-        if not _is_int(value) or value not in USABLE_GPIO:
+        # The Pico's header brings out GP0-GP22 and GP26-GP28; GP23, GP24, GP25 and GP29 are
+        # wired to the power supply, VBUS sense, the on-board LED and VSYS sense on the board.
+        if not _is_int(value) or not (0 <= value <= 22 or 26 <= value <= 28):
             self._fail("%s: %r is not a usable Pico GPIO (GP0-GP22, GP26-GP28)" % (what, value))
         return value
 
@@ -123,7 +129,7 @@ class _Check:
 
     def _row_ranks(self, row_ranks):
         ranks = self.board.ranks
-        wanted = RANK_LETTERS[:ranks]
+        wanted = _RANK_LETTERS[:ranks]
         if (not isinstance(row_ranks, list) or len(row_ranks) != ranks
                 or "".join(sorted([str(r) for r in row_ranks])) != wanted):
             self._fail("row_ranks must name each rank %s..%s once" % (wanted[0], wanted[-1]))
@@ -156,15 +162,6 @@ class _Check:
             first_at[name] = index
             cells[index] = row * b.files + col
         return bytes(cells)
-
-    def _check_power(self):
-        b = self.board
-        if b.pico_ma + b.led_budget_ma > b.usb_limit_ma:
-            self._fail("pico_ma + led_budget_ma (%s mA) exceeds usb_limit_ma (%s mA)"
-                       % (b.pico_ma + b.led_budget_ma, b.usb_limit_ma))
-        idle = b.led_count * b.led_idle_ma
-        if idle > b.led_budget_ma:
-            self._fail("dark LEDs alone draw %s mA, more than led_budget_ma" % idle)
 
 
 def _is_int(value):

@@ -19,17 +19,17 @@ from boardfw.matrix import Matrix
 from boardfw.storage import CorruptSave, GameStore, SavedGame
 from shogicore.errors import MoveError, SfenError
 from shogicore.game import CASUAL, TOURNAMENT, Game
-from shogicore.usi import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 from shogicore.variants import variant_by_name
 
-FIRMWARE_VERSION = "0.1.0"
+_FIRMWARE_VERSION = const("0.1.0")
 _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps them crisp
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
-LEDTEST_COLOURS = ((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255))
-MISMATCH_PHASES = ("setup", "refused")
+_LEDTEST_COLOURS = const(((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)))
+_MISMATCH_PHASES = const(("setup", "refused"))
 _MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
 # Events after which the game must be saved before anything is announced.
-SAVED_EVENTS = ("move", "undo", "illegal", "resign", "impasse")
+_SAVED_EVENTS = const(("move", "undo", "illegal", "resign", "impasse"))
 
 
 def message_words(text):
@@ -78,11 +78,14 @@ class Controller:
         now = self.hw.ticks_ms()
         self.matrix.prime(now)
         warning = self._resume_or_start()
-        self._send("hello", str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, self.game_id,
+        self._send("hello", str(protocol.PROTOCOL_VERSION), _FIRMWARE_VERSION, self.game_id,
                    str(self._ply()))
         if warning:
             self._send("warning", "save-corrupt", warning)
-        self._handle(self.interpreter.sync(self._occupied(), now))
+        files = self.config.files
+        occupied = [self._square_at[row * files + col] for row in range(self.config.ranks)
+                    for col in range(files) if self.matrix.closed(row, col)]
+        self._handle(self.interpreter.sync(occupied, now))
         self._report_mismatch()
         self._refresh_leds(now)
 
@@ -186,11 +189,6 @@ class Controller:
         for ply in range(first, end):
             yield to_usi(variant, position.move_at(ply))
 
-    def _occupied(self):
-        files = self.config.files
-        return [self._square_at[row * files + col] for row in range(self.config.ranks)
-                for col in range(files) if self.matrix.closed(row, col)]
-
     def _ply(self):
         return self.game.position.plies
 
@@ -205,7 +203,7 @@ class Controller:
         saved = False
         for event in events:
             kind = event[0]
-            if kind in SAVED_EVENTS and not saved:
+            if kind in _SAVED_EVENTS and not saved:
                 self._save()   # the game already holds every event of this batch
                 saved = True
             self._announce(event)
@@ -237,7 +235,7 @@ class Controller:
 
     def _report_mismatch(self):
         interpreter = self.interpreter
-        squares = interpreter.mismatch() if interpreter.phase() in MISMATCH_PHASES else []
+        squares = interpreter.mismatch() if interpreter.phase() in _MISMATCH_PHASES else []
         if squares != self._reported_mismatch:
             self._reported_mismatch = squares
             name = self.game.variant.square_name
@@ -250,8 +248,8 @@ class Controller:
         frame = self._frame
         if self._ledtest_start is not None:
             step = time.ticks_diff(now, self._ledtest_start) // _LEDTEST_STEP_MS
-            if step < len(LEDTEST_COLOURS):
-                r, g, b = LEDTEST_COLOURS[step]
+            if step < len(_LEDTEST_COLOURS):
+                r, g, b = _LEDTEST_COLOURS[step]
                 for i in range(0, len(frame), 3):
                     frame[i] = r
                     frame[i + 1] = g
@@ -293,7 +291,7 @@ class Controller:
         rseq = str(seq)
         try:
             protocol.check_request(verb, args)
-            words = getattr(self, "_request_" + verb)(args, now)
+            words = self._answer(verb, args, now)
             reply = ("ok", rseq, verb) + tuple(words)
         except protocol.ProtocolError as e:
             reply = ("err", rseq, e.code) + message_words(e.message)
@@ -302,33 +300,50 @@ class Controller:
         self._last_request = (line, reply)
         return reply
 
-    def _request_version(self, args, now):
-        return (str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, self.config.variant,
-                self.config.name.replace(" ", "-"))
-
-    def _request_state(self, args, now):
+    def _answer(self, verb, args, now):
+        """Carry out a checked request; its reply words (docs/protocol.md, one verb each)."""
         game = self.game
-        return [self.game_id, game.variant.name, game.mode, str(self._ply()),
-                protocol.result_word(game.result)] + self._sfen_words()
-
-    def _request_start(self, args, now):
-        return [self.game_id] + self.game.start_sfen.split()
-
-    def _request_history(self, args, now):
-        first = _number(args[0])
-        if first < 1:
-            raise protocol.ProtocolError(protocol.E_ARGS, "FROM counts from 1")
-        end = min(first - 1 + protocol.HISTORY_BATCH, self._ply())
-        return [self.game_id, str(first)] + list(self._usi_moves(first - 1, end))
-
-    def _request_new(self, args, now):
-        variant_name, handicap, mode = args
-        self._begin(self._new_game(variant_name, mode, None if handicap == "-" else handicap, None))
-        return (self.game_id,)
-
-    def _request_setpos(self, args, now):
-        self._begin(self._new_game(args[0], args[1], None, " ".join(args[2:])))
-        return (self.game_id,)
+        if verb == "version":
+            return (str(protocol.PROTOCOL_VERSION), _FIRMWARE_VERSION, self.config.variant,
+                    self.config.name.replace(" ", "-"))
+        if verb == "state":
+            return [self.game_id, game.variant.name, game.mode, str(self._ply()),
+                    protocol.result_word(game.result)] + self._sfen_words()
+        if verb == "start":
+            return [self.game_id] + game.start_sfen.split()
+        if verb == "history":
+            first = _number(args[0])
+            if first < 1:
+                raise protocol.ProtocolError(protocol.E_ARGS, "FROM counts from 1")
+            end = min(first - 1 + protocol.HISTORY_BATCH, self._ply())
+            return [self.game_id, str(first)] + list(self._usi_moves(first - 1, end))
+        if verb == "new":
+            variant_name, handicap, mode = args
+            self._begin(self._new_game(variant_name, mode, None if handicap == "-" else handicap,
+                                       None))
+            return (self.game_id,)
+        if verb == "setpos":
+            self._begin(self._new_game(args[0], args[1], None, " ".join(args[2:])))
+            return (self.game_id,)
+        if verb == "show":
+            self.interpreter.order(self._legal_move(args[0]))
+            return (args[0],)
+        if verb == "hint":
+            self.interpreter.hint(self._legal_move(args[0]))
+            return (args[0],)
+        if verb == "clear":
+            self.interpreter.clear_guidance()
+            return ()
+        if verb == "undo":
+            return self._undo_by_request()
+        if verb == "ledtest":
+            self._ledtest_start = now
+            return ()
+        if verb == "sensors":   # the raw and the debounced switch bitmaps
+            matrix = self.matrix
+            return (str(matrix.rows), str(matrix.cols), "%x" % matrix.bitmap(matrix.raw),
+                    "%x" % matrix.bitmap(matrix.stable))
+        raise protocol.ProtocolError(protocol.E_VERB, "unknown request")
 
     def _new_game(self, variant_name, mode, handicap, sfen):
         if variant_name != self.config.variant:   # the board file fixes the variant
@@ -344,14 +359,6 @@ class Controller:
         except ValueError as e:
             raise protocol.ProtocolError(protocol.E_VARIANT, str(e))
 
-    def _request_show(self, args, now):
-        self.interpreter.order(self._legal_move(args[0]))
-        return (args[0],)
-
-    def _request_hint(self, args, now):
-        self.interpreter.hint(self._legal_move(args[0]))
-        return (args[0],)
-
     def _legal_move(self, usi):
         if self.game.result is not None:
             raise protocol.ProtocolError(protocol.E_OVER, "the game has ended")
@@ -363,11 +370,7 @@ class Controller:
             raise protocol.ProtocolError(protocol.E_ILLEGAL, "not legal here")
         return m
 
-    def _request_clear(self, args, now):
-        self.interpreter.clear_guidance()
-        return ()
-
-    def _request_undo(self, args, now):
+    def _undo_by_request(self):
         result = self.game.result
         if result is not None and result[1] not in UNDOABLE_ENDINGS:
             raise protocol.ProtocolError(protocol.E_OVER, "a %s cannot be taken back" % result[1])
@@ -380,15 +383,6 @@ class Controller:
         self._send("undo", str(self._ply() + 1), *self._sfen_words())
         self._handle(events)
         return [str(self._ply())] + self._sfen_words()
-
-    def _request_ledtest(self, args, now):
-        self._ledtest_start = now
-        return ()
-
-    def _request_sensors(self, args, now):
-        matrix = self.matrix
-        return (str(matrix.rows), str(matrix.cols), "%x" % matrix.bitmap(matrix.raw),
-                "%x" % matrix.bitmap(matrix.stable))
 
 
 def _number(text):

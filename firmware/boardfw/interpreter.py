@@ -3,7 +3,7 @@
 The reed switches see only presence, so the interpreter compares what they see with the
 occupancy the game's position implies. The difference (squares *missing* a piece, squares
 with an *extra* one), plus which squares were lifted since the last move, names the move in
-progress. A move counts only after the board has been still for `settle_ms`: a piece that
+progress. A move counts only after the board has been still for SETTLE_MS: a piece that
 merely passes over a square never stays that long. What presence cannot show (an optional
 promotion, the kind of a dropped piece) is offered on the destination square's LED and
 changed by re-seating the piece or pressing B. See docs/firmware-interpreter.md.
@@ -23,7 +23,7 @@ SETTLE_MS = 300
 CHOICE_MS = 4000
 IMPASSE_ARM_MS = 3000
 
-NO_EVENTS = ()
+_NO_EVENTS = const(())
 
 # Results that a casual take-back may undo (a resignation or declaration may not).
 UNDOABLE_ENDINGS = ("mate", "repetition", "perpetual-check")
@@ -48,9 +48,7 @@ def _elapsed(now_ms, then_ms):
 class Interpreter:
     """Turns debounced sensor changes and button presses into moves of one game."""
 
-    def __init__(self, game, now_ms=0, settle_ms=SETTLE_MS, choice_ms=CHOICE_MS):
-        self.settle_ms = settle_ms
-        self.choice_ms = choice_ms
+    def __init__(self, game, now_ms=0):
         self._out = None
         self._seen = None
         self._use_game(game)
@@ -66,7 +64,7 @@ class Interpreter:
             raise ValueError("not a square of this board: %r" % (sq,))
         occupied = 1 if occupied else 0
         if self._seen[sq] == occupied:
-            return NO_EVENTS
+            return _NO_EVENTS
         self._settle(now_ms)
         if self._choice is not None:
             if sq == self._choice_sq:
@@ -125,22 +123,23 @@ class Interpreter:
         """Call every scan: commits a settled move, confirms a choice left alone."""
         self._settle(now_ms)
         if (self._choice is not None and not self._reseating
-                and _elapsed(now_ms, self._choice_ms) >= self.choice_ms):
+                and _elapsed(now_ms, self._choice_ms) >= CHOICE_MS):
             self._commit(self._choice[self._choice_i], now_ms)
         if self._impasse_ms is not None and _elapsed(now_ms, self._impasse_ms) >= IMPASSE_ARM_MS:
             self._impasse_ms = None
         return self._take_events()
 
-    def sync(self, occupied_squares, now_ms):
-        """A whole-board reading replaces the sensor picture; waits for set-up if it differs."""
-        occupied_squares = list(occupied_squares)
-        for sq in occupied_squares:
+    def sync(self, occupied, now_ms):
+        """A whole-board reading (the squares `occupied`) replaces the sensor picture; waits
+        for set-up if it differs from the position."""
+        occupied = list(occupied)
+        for sq in occupied:
             if not self.variant.on_board(sq):
                 raise ValueError("not a square of this board: %r" % (sq,))
         seen = self._seen
         for sq in self.variant.squares:
             seen[sq] = 0
-        for sq in occupied_squares:
+        for sq in occupied:
             seen[sq] = 1
         self._rebuild(now_ms)
         self._enter_setup()
@@ -174,10 +173,6 @@ class Interpreter:
     def mismatch(self):
         """Squares whose occupancy differs from the game's position."""
         return self._missing + self._extra
-
-    def pending_choice(self):
-        """The move a pending choice currently offers, or None."""
-        return None if self._choice is None else self._choice[self._choice_i]
 
     def phase(self):
         """One word for the controller's status reports (see docs/firmware-interpreter.md)."""
@@ -348,7 +343,7 @@ class Interpreter:
         if not n_missing and not n_extra:
             self._shape = _MATCH
             return
-        if self._undo_allowed() and self._classify_undo(n_missing, n_extra):
+        if self._undo_allowed() and self._classify_undo():
             return
         shape = _OTHER
         if n_missing == 1:
@@ -376,8 +371,10 @@ class Interpreter:
             shape = _DROP
         self._shape = shape
 
-    def _classify_undo(self, n_missing, n_extra):
+    def _classify_undo(self):
         """Is the board showing the last move reversed, or on its way there?"""
+        n_missing = len(self._missing)
+        n_extra = len(self._extra)
         last = self.pos.last_move()
         to = move_to(last)
         if is_drop(last):
@@ -406,7 +403,7 @@ class Interpreter:
         """The square the piece lifted from `frm` went to by capturing, or 0.
 
         That is the opposing square re-occupied last since `frm` was lifted, if its piece
-        could be captured from `frm` or was off the board for settle_ms or longer; a
+        could be captured from `frm` or was off the board for SETTLE_MS or longer; a
         piece knocked off its switch and back in less time is just a nudge.
         """
         side = self.pos.side
@@ -417,7 +414,7 @@ class Interpreter:
         reach = None
         for sq in self._touched:
             if seen[sq] and when[sq] > best_when and self.pos.piece_at(sq) >> 4 != side:
-                if self._away_ms[sq] < self.settle_ms:
+                if self._away_ms[sq] < SETTLE_MS:
                     if reach is None:
                         reach = self._destinations(frm)
                     if sq not in reach:
@@ -467,8 +464,8 @@ class Interpreter:
 
     # -- deciding -------------------------------------------------------------------------
     def _settle(self, now_ms):
-        """Act on a board state that has been still for settle_ms (once per state)."""
-        if self._acted or _elapsed(now_ms, self._changed_ms) < self.settle_ms:
+        """Act on a board state that has been still for SETTLE_MS (once per state)."""
+        if self._acted or _elapsed(now_ms, self._changed_ms) < SETTLE_MS:
             return
         self._acted = True
         if self._setup or self._choice is not None:
@@ -499,6 +496,7 @@ class Interpreter:
             self._refuse("board-mismatch")
 
     def _hand_size(self):
+        # (its own method: a generator in _settle would cost an allocation on every pass)
         pos = self.pos
         return sum(pos.hand_count(pos.side, kind) for kind in self.variant.hand_kinds)
 
@@ -572,7 +570,7 @@ class Interpreter:
     def _take_events(self):
         out = self._out
         self._out = None
-        return out if out is not None else NO_EVENTS
+        return out if out is not None else _NO_EVENTS
 
     # -- frame helpers --------------------------------------------------------------------
     def _destinations(self, frm):

@@ -7,40 +7,42 @@ that instant. docs/led-language.png, drawn from this table by tools/render_led_l
 gives each style's name and meaning (host/yariboard/ledstyles.py).
 """
 
-STEP_MS = 125
-OFF = 0
+from micropython import const
 
-STEADY = b"########"
-BLINK = b"####...."
-FAST = b"#.#.#.#."
-OFFER = b"######.."
+STEP_MS = 125
+_OFF = const(0)
+
+_STEADY = const(b"########")
+_BLINK = const(b"####....")
+_FAST = const(b"#.#.#.#.")
+_OFFER = const(b"######..")
 
 # colour 0xRRGGBB, pattern: one row per style, in the order of the legend in the picture.
 TABLE = (
-    (0x005A00, STEADY),     # DESTINATION
-    (0x282828, STEADY),     # LIFTED
-    (0x00002D, STEADY),     # LAST_MOVE
-    (0xA00000, BLINK),      # CHECK
-    (0xC80000, FAST),       # FIX_PLACE
-    (0xA000A0, FAST),       # FIX_LIFT
-    (0x006E6E, STEADY),     # ORDER_FROM
-    (0x006E6E, BLINK),      # ORDER_TO
-    (0x6E5A00, STEADY),     # HINT_FROM
-    (0x6E5A00, BLINK),      # HINT_TO
-    (0xC87800, OFFER),      # CHOICE_PROMOTE
-    (0x787878, OFFER),      # CHOICE_KEEP
-    (0x969696, OFFER),      # CHOICE_P + 0: drop a Pawn
-    (0x00A0A0, OFFER),      # ... + 1: a Lance (shogi)
-    (0x00AA00, OFFER),      # ... + 2: a Knight
-    (0x5A6EBE, OFFER),      # ... + 3: a Silver (shogi)
-    (0xC89600, OFFER),      # ... + 4: a Gold (shogi)
-    (0x0000DC, OFFER),      # ... + 5: a Bishop
-    (0xDC0000, OFFER),      # ... + 6: a Rook
-    (0x003CC8, BLINK),      # TAKEBACK
-    (0x969696, FAST),       # IMPASSE
-    (0x00A000, BLINK),      # WINNER
-    (0xA00000, STEADY),     # LOSER
-    (0x8C6E00, STEADY),     # DRAW
+    (0x005A00, _STEADY),     # DESTINATION
+    (0x282828, _STEADY),     # LIFTED
+    (0x00002D, _STEADY),     # LAST_MOVE
+    (0xA00000, _BLINK),      # CHECK
+    (0xC80000, _FAST),       # FIX_PLACE
+    (0xA000A0, _FAST),       # FIX_LIFT
+    (0x006E6E, _STEADY),     # ORDER_FROM
+    (0x006E6E, _BLINK),      # ORDER_TO
+    (0x6E5A00, _STEADY),     # HINT_FROM
+    (0x6E5A00, _BLINK),      # HINT_TO
+    (0xC87800, _OFFER),      # CHOICE_PROMOTE
+    (0x787878, _OFFER),      # CHOICE_KEEP
+    (0x969696, _OFFER),      # CHOICE_P + 0: drop a Pawn
+    (0x00A0A0, _OFFER),      # ... + 1: a Lance (shogi)
+    (0x00AA00, _OFFER),      # ... + 2: a Knight
+    (0x5A6EBE, _OFFER),      # ... + 3: a Silver (shogi)
+    (0xC89600, _OFFER),      # ... + 4: a Gold (shogi)
+    (0x0000DC, _OFFER),      # ... + 5: a Bishop
+    (0xDC0000, _OFFER),      # ... + 6: a Rook
+    (0x003CC8, _BLINK),      # TAKEBACK
+    (0x969696, _FAST),       # IMPASSE
+    (0x00A000, _BLINK),      # WINNER
+    (0xA00000, _STEADY),     # LOSER
+    (0x8C6E00, _STEADY),     # DRAW
 )
 
 # The styles, by their rows in TABLE (tests check the rows against the names the legend
@@ -56,11 +58,6 @@ def drop_choice(symbol):
     return CHOICE_P + DROP_LETTERS.index(symbol)
 
 
-def channels(rgb):
-    """0xRRGGBB -> (r, g, b)."""
-    return (rgb >> 16, rgb >> 8 & 255, rgb & 255)
-
-
 def lit(style, now_ms):
     """Is `style` in the lit part of its blink pattern at `now_ms`?"""
     pattern = TABLE[style][1]
@@ -68,5 +65,5 @@ def lit(style, now_ms):
 
 
 def colour(style, now_ms):
-    """The 0xRRGGBB a square of `style` shows at `now_ms`; OFF in a dark blink step."""
-    return TABLE[style][0] if lit(style, now_ms) else OFF
+    """The 0xRRGGBB a square of `style` shows at `now_ms`; 0 (dark) in a dark blink step."""
+    return TABLE[style][0] if lit(style, now_ms) else _OFF

@@ -19,10 +19,6 @@ class Leds:
         self._shown = bytearray(3 * count)
         self._written = False
 
-    def current_ma(self, frame):
-        """Estimated current of `frame` in mA: idle draw plus each channel in proportion."""
-        return self.count * self.idle_ma + sum(frame) * self.ma_per_channel / 255
-
     def show(self, frame):
         """Write `frame` (3 * count bytes) to the chain, scaled to the budget if needed.
 

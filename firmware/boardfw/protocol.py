@@ -77,14 +77,7 @@ def encode(seq, words):
     return b"%s #%08x\n" % (body, checksum(body))
 
 
-_HEX_DIGITS = b"0123456789abcdef"
-
-
-def _is_printable(line):
-    for byte in line:
-        if byte < 0x20 or byte > 0x7E:
-            return False
-    return True
+_HEX_DIGITS = const(b"0123456789abcdef")
 
 
 def decode(line):
@@ -98,8 +91,9 @@ def decode(line):
         line = line[:-1]
     if len(line) + 1 > MAX_LINE:
         raise ProtocolError(E_LONG, "line longer than %d bytes" % MAX_LINE)
-    if not _is_printable(line):
-        raise ProtocolError(E_FRAME, "non-printable byte")
+    for byte in line:
+        if byte < 0x20 or byte > 0x7E:
+            raise ProtocolError(E_FRAME, "non-printable byte")
     cut = line.rfind(b" #")
     if cut < 0 or len(line) - cut != 10:
         raise ProtocolError(E_FRAME, "missing ' #CRC' trailer")

@@ -15,14 +15,14 @@ from micropython import const
 
 from boardfw.protocol import MAX_LINE
 
-TOO_LONG = b""     # returned in place of an over-long line
+_TOO_LONG = const(b"")  # returned in place of an over-long line
 _MAX_BYTES_PER_POLL = const(64)
 
 
 class SerialLink:
-    def __init__(self, stream_in=None, stream_out=None):
-        self._in = stream_in or sys.stdin.buffer
-        self._out = stream_out or sys.stdout.buffer
+    def __init__(self):
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
         self._poll_in = select.poll()
         self._poll_in.register(self._in, select.POLLIN)
         self._poll_out = select.poll()
@@ -33,7 +33,8 @@ class SerialLink:
         self.dropped_frames = 0
 
     def read_line(self):
-        """One complete line (bytes, without newline), TOO_LONG, or None if none is ready."""
+        """One complete line (bytes, without newline), b"" for an over-long one, or None if
+        none is ready."""
         for _ in range(_MAX_BYTES_PER_POLL):
             if not self._poll_in.poll(0):
                 return None
@@ -44,7 +45,7 @@ class SerialLink:
                 if self._overflow:
                     self._overflow = False
                     self._length = 0
-                    return TOO_LONG
+                    return _TOO_LONG
                 line = bytes(self._line[:self._length])
                 self._length = 0
                 return line

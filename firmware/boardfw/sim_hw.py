@@ -10,7 +10,7 @@ The simulator drives the board through a control channel, one text line per comm
     set 7g 6g ...    the occupied squares, all at once (sent first, before boot)
     place 5e         a piece is put on 5e         lift 5e    a piece leaves 5e
     press A          button A goes down           release A  it comes up
-    advance 40       40 ms pass (virtual clock only), scanned in steps of scan_step_ms
+    advance 40       40 ms pass (virtual clock only), scanned in steps of 10 ms
     sync TOKEN       answered `ack TOKEN` once every earlier command has been scanned
 
 and hears back on the report channel `ack TOKEN` and `leds 5e:005a00 ...` (the lit LEDs
@@ -18,7 +18,34 @@ whenever the chain is rewritten). With a virtual clock, time moves only by `adva
 tests are exact and fast; with the real clock the board runs in real time.
 """
 import select
+import sys
 import time
+from micropython import const
+
+_SCAN_STEP_MS = const(10)  # an `advance` is scanned in steps of this many ms
+_IDLE_MS = const(2)        # with the real clock, the loop wakes at least this often
+
+
+def from_command_line(argv, load_board):
+    """(board, SimHardware, GameStore or None) from main.py's command line on the unix port:
+    --board PATH --storage DIR [--control PATH --report PATH] [--clock virtual|real]
+    [--slow-save-ms N]. `load_board` reads the board file as main.py does on the Pico."""
+    options = {"--clock": "virtual", "--slow-save-ms": "0"}
+    for i in range(1, len(argv) - 1, 2):
+        options[argv[i]] = argv[i + 1]
+    config = load_board(options["--board"])
+    control = open(options["--control"], "rb") if "--control" in options else None
+    report = open(options["--report"], "wb") if "--report" in options else None
+    hw = SimHardware(config, options["--storage"], control, report,
+                     virtual_clock=options["--clock"] == "virtual")
+    hw.watch(sys.stdin.buffer)
+    slow_ms = int(options["--slow-save-ms"])
+    if not slow_ms:
+        return config, hw, None
+    from boardfw.sim_slow_flash import slow_opener
+    from boardfw.storage import GameStore
+
+    return config, hw, GameStore(hw.storage_dir, slow_opener(slow_ms))
 
 
 class SimMatrixPins:
@@ -48,33 +75,38 @@ class SimPin:
 
 
 class SimStrip:
-    """The WS2812 chain (the interface of neopixel.NeoPixel); reports each write."""
+    """The WS2812 chain (the interface of neopixel.NeoPixel); reports each write.
+
+    Like NeoPixel it keeps the colours in one bytearray (r, g, b per LED): a list of
+    tuples would cost the simulated board kilobytes of heap that the Pico does not spend.
+    """
 
     def __init__(self, count, on_write=None):
-        self.pixels = [(0, 0, 0)] * count
+        self.buf = bytearray(3 * count)
         self.writes = 0
         self._on_write = on_write
 
     def __len__(self):
-        return len(self.pixels)
+        return len(self.buf) // 3
 
     def __setitem__(self, index, rgb):
-        self.pixels[index] = rgb
+        i = 3 * index
+        self.buf[i], self.buf[i + 1], self.buf[i + 2] = rgb
 
     def __getitem__(self, index):
-        return self.pixels[index]
+        i = 3 * index
+        return tuple(self.buf[i:i + 3])
 
     def write(self):
         self.writes += 1
         if self._on_write:
-            self._on_write(self.pixels)
+            self._on_write(self)
 
 
 class SimHardware:
     """The simulated board, driven through the control channel files (or directly)."""
 
-    def __init__(self, config, storage_dir, control=None, report=None, virtual_clock=True,
-                 scan_step_ms=10, idle_ms=2):
+    def __init__(self, config, storage_dir, control=None, report=None, virtual_clock=True):
         self.config = config
         self.storage_dir = storage_dir
         self.matrix_pins = SimMatrixPins(config.ranks)
@@ -83,8 +115,6 @@ class SimHardware:
             self.button_pins[name] = SimPin()
         self.strip = SimStrip(config.led_count, self._report_leds if report else None)
         self.virtual_clock = virtual_clock
-        self.scan_step_ms = scan_step_ms
-        self.idle_ms = idle_ms
         self._now = 0
         self._advance_left = 0
         self._ack = None
@@ -112,24 +142,24 @@ class SimHardware:
             self._send("ack " + self._ack)
             self._ack = None
         if self._advance_left:
-            step = min(self._advance_left, self.scan_step_ms)
+            step = min(self._advance_left, _SCAN_STEP_MS)
             self._advance_left -= step
             self.advance(step)
             return
         if self._control is None:
             if not self.virtual_clock:
-                time.sleep_ms(self.idle_ms)
+                time.sleep_ms(_IDLE_MS)
             return
         if self._read_commands(block=False):
             return
         # Nothing to do: sleep until a command or serial input arrives (virtual time stands
-        # still meanwhile; real time wakes up every idle_ms to keep LEDs and timers going).
-        self._wait.poll(-1 if self.virtual_clock else self.idle_ms)
+        # still meanwhile; real time wakes up every _IDLE_MS to keep LEDs and timers going).
+        self._wait.poll(-1 if self.virtual_clock else _IDLE_MS)
 
     def _read_commands(self, block):
         """Apply commands up to the next `advance` or `sync`; True if any was read."""
         got = False
-        while block or self._wait_control(0):
+        while block or any(entry[0] == self._control for entry in self._wait.poll(0)):
             block = False
             line = self._control.readline()
             if not line:
@@ -141,12 +171,6 @@ class SimHardware:
             except (ValueError, KeyError, IndexError):   # a bad square, button or number
                 self._send("error bad command " + line.decode().strip())
         return got
-
-    def _wait_control(self, timeout):
-        for entry in self._wait.poll(timeout):
-            if entry[0] is self._control or entry[0] == self._control:
-                return True
-        return False
 
     def _apply(self, words):
         """Carry out one command; True when the loop must run before the next one."""
@@ -178,10 +202,10 @@ class SimHardware:
     def _send(self, text):
         self._report.write(text.encode() + b"\n")
 
-    def _report_leds(self, pixels):
+    def _report_leds(self, strip):
         words = ["leds"]
-        for index in range(len(pixels)):
-            r, g, b = pixels[index]
+        for index in range(len(strip)):
+            r, g, b = strip[index]
             if r or g or b:
                 words.append("%s:%02x%02x%02x" % (self.config.led_square(index), r, g, b))
         self._send(" ".join(words))

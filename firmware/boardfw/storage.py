@@ -20,13 +20,13 @@ import binascii
 import os
 from micropython import const
 
-FORMAT = "yariboard-game 1"
+_FORMAT = const("yariboard-game 1")
 _MOVES_PER_LINE = const(16)
 
 
 class SavedGame:
-    """What a save holds. `moves`: the USI strings of the moves, any iterable (a save walks
-    it once, so a game's moves can be turned into text one at a time)."""
+    """What a save holds. `moves`: the USI strings of the moves, an iterable walked once
+    (a save turns a game's moves into text one at a time; a load reads them one at a time)."""
 
     def __init__(self, game_id, variant, mode, handicap, result, illegal, start_sfen, moves):
         self.game_id = game_id
@@ -43,19 +43,6 @@ class CorruptSave(ValueError):
     pass
 
 
-class SavedMoves:
-    """The `moves` lines of a save as read, iterated one move at a time: a long game is
-    never split into one large list, which a fragmented heap might not have room for."""
-
-    def __init__(self):
-        self.lines = []
-
-    def __iter__(self):
-        for line in self.lines:
-            for usi in line.split():
-                yield usi
-
-
 class GameStore:
     def __init__(self, directory, opener=open):
         self.path = directory + "/game.txt"
@@ -67,20 +54,20 @@ class GameStore:
         """Write `saved` (a SavedGame) to the temp file and swap it in atomically."""
         f = self._open(self.tmp_path, "wb")
         try:
-            crc = 0
-            for line in (FORMAT, "id " + saved.game_id, "variant " + saved.variant,
-                         "mode " + saved.mode, "handicap " + saved.handicap,
-                         "result " + saved.result, "illegal " + saved.illegal,
-                         "start " + saved.start_sfen):
-                crc = self._write(f, line, crc)
-            line = []
+            crc = self._write(f, _FORMAT, 0)
+            for key, value in (("id", saved.game_id), ("variant", saved.variant),
+                               ("mode", saved.mode), ("handicap", saved.handicap),
+                               ("result", saved.result), ("illegal", saved.illegal),
+                               ("start", saved.start_sfen)):
+                crc = self._write(f, key + " " + value, crc)
+            line = ["moves"]
             for usi in saved.moves:
                 line.append(usi)
-                if len(line) == _MOVES_PER_LINE:
-                    crc = self._write(f, "moves " + " ".join(line), crc)
-                    line = []
-            if line:
-                crc = self._write(f, "moves " + " ".join(line), crc)
+                if len(line) > _MOVES_PER_LINE:
+                    crc = self._write(f, " ".join(line), crc)
+                    line = ["moves"]
+            if len(line) > 1:
+                crc = self._write(f, " ".join(line), crc)
             f.write(b"crc %08x\n" % (crc & 0xFFFFFFFF))
         finally:
             f.close()
@@ -121,19 +108,22 @@ def parse(data):
     if cut < 0 or data[cut:] != b"crc %08x\n" % (binascii.crc32(data[:cut]) & 0xFFFFFFFF):
         raise CorruptSave("checksum missing or wrong")
     fields = {}
-    moves = SavedMoves()
+    move_lines = []
     try:
         lines = data[:cut].decode().split("\n")
     except UnicodeError:
         raise CorruptSave("not text")
-    if lines[0] != FORMAT:
+    if lines[0] != _FORMAT:
         raise CorruptSave("unknown format")
     for line in lines[1:]:
         key, _, value = line.partition(" ")
         if key == "moves":
-            moves.lines.append(value)
+            move_lines.append(value)
         elif key:
             fields[key] = value
+    # The moves one at a time: a long game never becomes one large list, which a fragmented
+    # heap might not have room for.
+    moves = (usi for line in move_lines for usi in line.split())
     try:
         return SavedGame(fields["id"], fields["variant"], fields["mode"], fields["handicap"],
                          fields["result"], fields["illegal"], fields["start"], moves)

@@ -1,6 +1,6 @@
 """A game: a position plus how it ended (mate, repetition, resignation, impasse, illegal)."""
 from shogicore.errors import MoveError
-from shogicore.usi import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
@@ -52,7 +52,7 @@ class Game:
         """Take back the last move (or the illegal one that ended a tournament game)."""
         if self.illegal_move is not None:
             m, self.illegal_move = self.illegal_move, None
-        elif self.position.moves():
+        elif self.position.plies:
             m = self.position.pop()
         else:
             raise MoveError("no move to take back")

@@ -1,16 +1,29 @@
 """Human and interop notation: Hodges (English texts) and Fairy-Stockfish FEN/UCI.
 
-USI lives in usi.py (the board needs only that); it is re-exported here.
+USI lives in move.py (the board needs only that); it is re-exported here.
 
 The Fairy-Stockfish forms exist only for engine interop: its files run a.. from shogi's
 highest file, its ranks 1.. from Black's side, and its 'w' is the first player (Black).
 """
 from shogicore.errors import MoveError, NotationError, SfenError
 from shogicore.move import PROMOTION, drop_kind, is_drop, is_promotion, move_from, move_to
-from shogicore.usi import parse_usi, to_usi  # re-exported: USI is notation too
+from shogicore.move import parse_usi, to_usi  # re-exported: USI is notation too
 
 
 # -- Hodges -------------------------------------------------------------------------------
+# Hodges piece names where they differ from the SFEN letters (RULES.md): Yari's Knight,
+# Bishop and Rook carry a Y, and its King is the General.
+_HODGES_RENAMED = {
+    "yari": {"K": "G", "N": "YN", "B": "YB", "R": "YR", "+N": "+YN", "+B": "+YB", "+R": "+YR"},
+}
+
+
+def hodges_name(variant, kind):
+    """The Hodges name of `kind` ('YB', '+P', 'G'): the host's records, never the board."""
+    symbol = variant.symbol(kind)
+    return _HODGES_RENAMED.get(variant.name, {}).get(symbol, symbol)
+
+
 def _choice_existed(position, m):
     other = m ^ PROMOTION
     return other in position.destinations(move_from(m))
@@ -21,12 +34,12 @@ def to_hodges(position, m):
     v = position.variant
     to = move_to(m)
     if is_drop(m):
-        return "%s*%s" % (v.hodges(drop_kind(m)), v.square_name(to))
+        return "%s*%s" % (hodges_name(v, drop_kind(m)), v.square_name(to))
     frm = move_from(m)
     piece = position.board[frm]
     rivals = [x for x in position.legal_moves() if not is_drop(x) and move_to(x) == to
               and move_from(x) != frm and position.board[move_from(x)] == piece]
-    text = v.hodges(piece & 15)
+    text = hodges_name(v, piece & 15)
     if rivals:
         text += v.square_name(frm)
     text += ("x" if position.board[to] else "-") + v.square_name(to)
@@ -62,7 +75,7 @@ def parse_hodges(position, text):
         piece_part = piece_part[:-2]
     kind = None
     for k in v.kinds:
-        if v.hodges(k) == piece_part:
+        if hodges_name(v, k) == piece_part:
             kind = k
     if kind is None:
         raise NotationError("unknown piece %r in %r" % (piece_part, text))

@@ -8,8 +8,7 @@ from array import array
 from micropython import const
 
 from shogicore.errors import MoveError, SfenError
-from shogicore.move import PROMOTION
-from shogicore.usi import parse_usi
+from shogicore.move import PROMOTION, parse_usi
 from shogicore.variants import _key_table
 from shogicore.variants import BLACK, KING, PAWN, WHITE, variant_by_name
 
@@ -28,18 +27,12 @@ def piece_colour(p):
     return p >> 4
 
 
-def _targets(colour):
-    """_TARGETS[colour][piece]: may a piece of `colour` move onto a square holding `piece`?"""
-    table = bytearray(_WALL + 1)
-    for p in range(1, _WALL):
-        table[p] = piece_colour(p) != colour
-    table[EMPTY] = 1
-    return table
-
-
 _PIECE_KEYS = _key_table(32, 7)
 _SIDE_KEY = const(0x2AAAAAAA)
-_TARGETS = (_targets(BLACK), _targets(WHITE))
+# _TARGETS[colour][piece]: may a piece of `colour` move onto a square holding `piece`?
+# Onto an empty square or an enemy piece; never onto its own piece or the wall.
+_TARGETS = tuple(bytearray(p != _WALL and (p == EMPTY or piece_colour(p) != colour)
+                           for p in range(_WALL + 1)) for colour in (BLACK, WHITE))
 
 
 class Position:

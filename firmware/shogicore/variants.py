@@ -1,6 +1,8 @@
-"""Variants as tables: board size, how each kind moves, what promotes, drop bans, end rules.
+"""Variants: board size, how each kind moves, what promotes, drop bans, end rules.
 
-Moves are given as Black sees them: (columns right, ranks down), so forward is (0, -1).
+A Variant holds tables only. They are built on first use by shogicore/tables.py from the
+variant's own module (yari_tables.py, shogi_tables.py), and both modules are dropped again,
+so a board's RAM holds the tables and not the code that made them.
 Kinds are small ints; a promoted kind is its base kind | 8 and the General is 15 in every
 variant, so the rest of the core never branches on the variant.
 """
@@ -12,18 +14,10 @@ BLACK = 0
 WHITE = 1
 KING = 15
 PAWN = 1
-_PROMOTED = const(8)
-
-F, B, L, R = (0, -1), (0, 1), (-1, 0), (1, 0)
-FL, FR, BL, BR = (-1, -1), (1, -1), (-1, 1), (1, 1)
-ALL_8 = (F, B, L, R, FL, FR, BL, BR)
-KNIGHT_JUMPS = ((-1, -2), (1, -2))
-GOLD_STEPS = (F, L, R, FL, FR, B)
 
 # Padding around the board: 2 ranks above and below (knight jumps), 1 column between rows.
 _PAD_RANKS = const(2)
-_HAND_KEYS = const(20)  # hash keys for hand counts 0..19 sit after the board squares
-VARIANT_NAMES = ("yari", "shogi")
+_VARIANT_NAMES = const(("yari", "shogi"))
 _built = {}
 
 
@@ -37,95 +31,39 @@ def _key_table(n, seed):
     return keys
 
 
-class Kind:
-    """How one kind of piece moves and is written."""
-
-    def __init__(self, kind, symbol, hodges, steps=(), slides=(), forced_ranks=0, points=1):
-        self.kind = kind
-        self.symbol = symbol
-        self.hodges = hodges
-        self.steps = steps
-        self.slides = slides
-        self.forced_ranks = forced_ranks
-        self.points = points
-
-
 class Variant:
-    """Everything the core needs to know about one board game, precomputed for speed."""
+    """Everything the core needs to know about one board game, precomputed for speed; the
+    tables are filled in by tables.build_variant. Indexed by square: `depth`, `keys`; by
+    kind (0..15): `symbols`, `promote`, `base`, `forced`, `points`, and per colour `steps`,
+    `slides` (mailbox offsets); per attacking colour: `step_attacks`, `slide_attacks`."""
 
-    def __init__(self, name, files, ranks, kinds, start_sfen, totals, repetitions,
-                 pawn_drop_mate_legal, impasse_threshold, hand_order, handicaps=None):
+    start_sfen: str
+    handicaps: dict             # name -> SFEN
+    totals: dict                # base kind -> pieces of that kind in a set
+    repetitions: int            # how often a position recurs before the game ends
+    pawn_drop_mate_legal: bool
+    impasse_threshold: int      # points a side needs to win a declared impasse
+    squares: bytes              # every square, rank a first, each from the highest file down
+    hand_kinds: bytes           # the kinds a hand can hold, most valuable first
+    kinds: bytes
+    symbols: list               # SFEN letter as Black writes it
+    promote: bytearray          # promoted kind, 0 when the kind cannot promote
+    base: bytearray             # the kind a captured piece goes to the hand as
+    forced: bytearray           # last ranks where the kind could never move again
+    points: bytearray           # impasse points
+    steps: tuple
+    slides: tuple
+    keys: array                 # hash keys: squares, then hand counts
+    depth: tuple                # depth[colour][sq]: 1 on the colour's last rank
+    step_attacks: tuple         # ((delta from target to attacker, bitmask of kinds), ...)
+    slide_attacks: tuple
+
+    def __init__(self, name, files, ranks):
         self.name = name
         self.files = files
         self.ranks = ranks
-        self.start_sfen = start_sfen
-        self.repetitions = repetitions
-        self.pawn_drop_mate_legal = pawn_drop_mate_legal
-        self.impasse_threshold = impasse_threshold
-        self.handicaps = handicaps or {}
-        self.totals = totals
-        self.stride = stride = files + 1
-        self.size = (ranks + 2 * _PAD_RANKS) * stride + 1
-        squares = bytearray(files * ranks)     # every index fits a byte: boards up to 9x9
-        i = 0
-        for r in range(1, ranks + 1):
-            for f in range(files, 0, -1):
-                squares[i] = self.square(f, r)
-                i += 1
-        self.squares = bytes(squares)
-        self.hand_kinds = bytes([k.kind for k in hand_order])
-
-        self.symbols = [""] * 16
-        self.hodges_names = [""] * 16
-        self.promote = bytearray(16)
-        self.base = bytearray(16)
-        self.forced = bytearray(16)
-        self.points = bytearray(16)
-        self.steps = ([()] * 16, [()] * 16)
-        self.slides = ([()] * 16, [()] * 16)
-        for k in kinds:
-            self.symbols[k.kind] = k.symbol
-            self.hodges_names[k.kind] = k.hodges
-            self.base[k.kind] = k.kind & 7 if k.kind & _PROMOTED and k.kind != KING else k.kind
-            self.forced[k.kind] = k.forced_ranks
-            self.points[k.kind] = k.points
-            for colour, sign in ((BLACK, 1), (WHITE, -1)):
-                self.steps[colour][k.kind] = self._offsets(k.steps, sign)
-                self.slides[colour][k.kind] = self._offsets(k.slides, sign)
-        for k in kinds:
-            promoted = k.kind | _PROMOTED
-            if not k.kind & _PROMOTED and self.symbols[promoted][:1] == "+":
-                self.promote[k.kind] = promoted
-        self.kinds = bytes([k.kind for k in kinds])
-        # Hash keys: one per square, then one per hand count (see Position.hash).
-        self.keys = _key_table(self.size + _HAND_KEYS, 11 + self.size)
-
-        # depth[colour][sq]: 1 on the colour's last rank, 2 on the one before, ...
-        self.depth = (bytearray(self.size), bytearray(self.size))
-        for sq in self.squares:
-            r = self.rank_of(sq)
-            self.depth[BLACK][sq] = r
-            self.depth[WHITE][sq] = ranks + 1 - r
-        self.step_attacks, self.slide_attacks = self._attack_tables(kinds)
-
-    def _offsets(self, directions, sign):
-        """(columns, ranks) directions as Black sees them -> mailbox offsets for a side."""
-        return tuple([sign * (d[1] * self.stride + d[0]) for d in directions])
-
-    def _attack_tables(self, kinds):
-        """Per attacking colour: (delta from target to attacker, bitmask of kinds)."""
-        steps = ([], [])
-        slides = ([], [])
-        for colour in (BLACK, WHITE):
-            for table, source in ((steps[colour], self.steps[colour]),
-                                  (slides[colour], self.slides[colour])):
-                masks = {}
-                for k in kinds:
-                    for d in source[k.kind]:
-                        masks[-d] = masks.get(-d, 0) | (1 << k.kind)
-                for delta in sorted(masks):
-                    table.append((delta, masks[delta]))
-        return (tuple(tuple(t) for t in steps), tuple(tuple(t) for t in slides))
+        self.stride = files + 1
+        self.size = (ranks + 2 * _PAD_RANKS) * self.stride + 1
 
     # -- squares ---------------------------------------------------------------------------
     def square(self, file, rank):
@@ -165,15 +103,6 @@ class Variant:
             return self.symbols.index(symbol)
         raise KeyError(symbol)
 
-    def hodges(self, kind):
-        return self.hodges_names[kind]
-
-    def promoted(self, kind):
-        return self.promote[kind]
-
-    def unpromoted(self, kind):
-        return self.base[kind]
-
     def __repr__(self):
         return "<Variant %s>" % self.name
 
@@ -186,20 +115,19 @@ def variant_by_name(name):
     if isinstance(name, Variant):
         return name
     if name not in _built:
-        if name not in VARIANT_NAMES:
-            raise ValueError("unknown variant %r (known: %s)" % (name, ", ".join(VARIANT_NAMES)))
+        if name not in _VARIANT_NAMES:
+            raise ValueError("unknown variant %r (known: %s)" % (name, ", ".join(_VARIANT_NAMES)))
         module = "shogicore.%s_tables" % name
         _built[name] = __import__(module, None, None, ("build",)).build()
-        # The builder runs once: drop it, so the board's RAM holds only the tables it made.
-        del sys.modules[module]
-        delattr(sys.modules["shogicore"], name + "_tables")
+        # The builders run once: drop them, so the board's RAM holds only the tables.
+        for builder in (name + "_tables", "tables"):
+            del sys.modules["shogicore.%s" % builder]
+            delattr(sys.modules["shogicore"], builder)
     return _built[name]
 
 
 def __getattr__(name):
-    """YARI, SHOGI and VARIANTS (name -> variant) as module attributes, built when asked for."""
+    """YARI and SHOGI as module attributes, built when asked for."""
     if name == "YARI" or name == "SHOGI":
         return variant_by_name(name.lower())
-    if name == "VARIANTS":
-        return dict((n, variant_by_name(n)) for n in VARIANT_NAMES)
     raise AttributeError(name)

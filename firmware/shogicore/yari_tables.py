@@ -1,22 +1,23 @@
 """Yari Shogi (9 ranks x 7 files) as tables: built on first use by variants.variant_by_name."""
-from shogicore.variants import ALL_8, B, F, FL, FR, KING, KNIGHT_JUMPS, L, R, Kind, Variant
+from shogicore.tables import ALL_8, B, F, FL, FR, KNIGHT_JUMPS, L, R, Kind, build_variant
+from shogicore.variants import KING
 
 
 def build():
-    pawn = Kind(1, "P", "P", steps=(F,), forced_ranks=1)
-    knight = Kind(2, "N", "YN", steps=KNIGHT_JUMPS, slides=(F,), forced_ranks=1)
-    bishop = Kind(3, "B", "YB", steps=(FL, FR), slides=(F,), forced_ranks=1, points=5)
-    rook = Kind(4, "R", "YR", slides=(F, L, R), points=5)
+    pawn = Kind(1, "P", steps=(F,), forced_ranks=1)
+    knight = Kind(2, "N", steps=KNIGHT_JUMPS, slides=(F,), forced_ranks=1)
+    bishop = Kind(3, "B", steps=(FL, FR), slides=(F,), forced_ranks=1, points=5)
+    rook = Kind(4, "R", slides=(F, L, R), points=5)
     gold_steps, back = (F, L, R, FL, FR), (B,)
     kinds = (
         pawn, knight, bishop, rook,
-        Kind(KING, "K", "G", steps=ALL_8, points=0),
-        Kind(9, "+P", "+P", steps=(F, FL, FR), slides=back),
-        Kind(10, "+N", "+YN", steps=gold_steps, slides=back),
-        Kind(11, "+B", "+YB", steps=gold_steps, slides=back, points=5),
-        Kind(12, "+R", "+YR", slides=(F, B, L, R), points=5),
+        Kind(KING, "K", steps=ALL_8, points=0),
+        Kind(9, "+P", steps=(F, FL, FR), slides=back),
+        Kind(10, "+N", steps=gold_steps, slides=back),
+        Kind(11, "+B", steps=gold_steps, slides=back, points=5),
+        Kind(12, "+R", slides=(F, B, L, R), points=5),
     )
-    return Variant(
+    return build_variant(
         "yari", 7, 9, kinds,
         start_sfen="rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1",
         totals={1: 14, 2: 4, 3: 4, 4: 4, KING: 2},

@@ -98,7 +98,7 @@ class _Tables:
         kinds = [king]
         for kind in variant.hand_kinds:
             kinds.append(kind)
-            promoted = variant.promoted(kind)
+            promoted = variant.promote[kind]
             if promoted and promoted != kind:
                 kinds.append(promoted)
         # worth[piece]: unsigned value, for move ordering and pruning.
@@ -113,9 +113,9 @@ class _Tables:
         self.promoted = list(range(16))
         for kind in kinds:
             symbol = variant.symbol(kind)
-            base = variant.unpromoted(kind) or kind
+            base = variant.base[kind] or kind
             self.unpromoted[kind] = base
-            promo = variant.promoted(kind)
+            promo = variant.promote[kind]
             if promo:
                 self.promoted[kind] = promo
             for colour, sign in ((BLACK, 1), (WHITE, -1)):

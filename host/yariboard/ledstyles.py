@@ -30,14 +30,20 @@ MEANINGS = {
     "draw": "game over: a draw (both Generals)",
 }
 
-NOT_STYLES = ("STEP_MS", "OFF", "CHOICE_P")
+NOT_STYLES = ("STEP_MS", "CHOICE_P")
+
+
+def channels(rgb):
+    """0xRRGGBB -> (r, g, b)."""
+    return (rgb >> 16, rgb >> 8 & 255, rgb & 255)
 
 
 def style_constants():
     """{constant name: row} for the style constants of ledlang (CHOICE_P is the first of
     the drop-choice rows, named by their piece letters)."""
     return {key: value for key, value in vars(ledlang).items()
-            if key.isupper() and isinstance(value, int) and key not in NOT_STYLES}
+            if key.isupper() and key[0] != "_" and isinstance(value, int)
+            and key not in NOT_STYLES}
 
 
 def style_names():

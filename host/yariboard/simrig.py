@@ -11,13 +11,13 @@ import time
 from boardfw import ledlang
 from boardfw.interpreter import SETTLE_MS
 from shogicore.move import is_drop, move_from, move_to
-from yariboard.ledstyles import style_names
+from yariboard.ledstyles import channels, style_names
 from yariboard.simboard import SimBoard
 
 # One lit colour per style in the LED language (blinking styles are dark half the time).
 STYLE_OF_COLOUR = {}
 for _name, (_rgb, _pattern) in zip(style_names(), ledlang.TABLE):
-    STYLE_OF_COLOUR.setdefault(ledlang.channels(_rgb), _name)
+    STYLE_OF_COLOUR.setdefault(channels(_rgb), _name)
 
 
 def led_styles(leds):

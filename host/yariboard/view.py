@@ -11,6 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from shogicore.notation import hodges_name
 from shogicore.position import Position, piece_colour, piece_kind
 from shogicore.variants import BLACK, WHITE, variant_by_name
 
@@ -77,7 +78,7 @@ class ViewState:
 
 def piece_label(variant, piece):
     """Hodges letters of a piece ('YR', '+P'), White's marked with a leading 'v'."""
-    text = variant.hodges(piece_kind(piece))
+    text = hodges_name(variant, piece_kind(piece))
     return ("v" + text) if piece_colour(piece) == WHITE else text
 
 
@@ -86,7 +87,7 @@ def hand_text(variant, position, colour):
     for kind in variant.hand_kinds:
         count = position.hand_count(colour, kind)
         if count:
-            parts.append(variant.hodges(kind) + ("x%d" % count if count > 1 else ""))
+            parts.append(hodges_name(variant, kind) + ("x%d" % count if count > 1 else ""))
     return " ".join(parts) or "-"
 
 

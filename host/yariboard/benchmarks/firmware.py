@@ -239,7 +239,7 @@ while lit_ms is None:
     c.step()
     spent = time.ticks_diff(time.ticks_us(), t0)
     worst = max(worst, spent)
-    if hw.strip.pixels[cfg.led_index('7h')] != (0, 0, 0):
+    if hw.strip[cfg.led_index('7h')] != (0, 0, 0):
         lit_ms = hw.ticks_ms() - lifted_at
         lit_pass_us = spent
 holding = passes(2000)
