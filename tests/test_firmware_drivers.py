@@ -3,11 +3,12 @@ same interfaces as the Pico's): debounce, buttons, LED current cap, atomic saves
 import json
 import os
 import random
+import subprocess
 import time
 
 from shogicore.game import Game
 from shogicore.notation import to_usi
-from tests.mpy import ROOT, run_micropython
+from tests.mpy import FIRMWARE, ROOT, micropython_binary, run_micropython
 from yariboard.simboard import SerialClient, SimBoard, move_gestures, occupied_squares
 
 BOARD = "../hardware/boards/yari-9x7.json"
@@ -171,6 +172,42 @@ print(json.dumps(out))
         assert loaded == moves
         assert sum(per_line) == len(moves) and all(1 <= n <= 16 for n in per_line)
         assert per_line[:-1] == [16] * (len(per_line) - 1)
+
+
+IDLE_LINK = """
+import gc
+from boardfw.serial_link import SerialLink
+
+
+def allocated_by(link, calls):
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for _ in range(calls):
+        link.read_line()
+    after = gc.mem_alloc()
+    gc.enable()
+    return after - before
+
+
+link = SerialLink()
+link.read_line()   # the first poll sets up the tuple ipoll hands back from then on
+print(allocated_by(link, 1000), link.read_line())
+"""
+
+
+def test_the_serial_link_allocates_nothing_while_no_line_arrives():
+    # The loop asks the port on every pass: garbage left each time would keep the GC busy.
+    # stdin is a pipe that stays open and silent, as a USB port with no host talking.
+    proc = subprocess.Popen([micropython_binary(), "-c", IDLE_LINK], cwd=FIRMWARE,
+                            env=dict(os.environ, MICROPYPATH=FIRMWARE), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = proc.stdout.read()
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    finally:
+        proc.stdin.close()
+    assert out.split() == ["0", "None"]
 
 
 FAKE_GPIO = """

@@ -2,6 +2,8 @@
 
 Input is read a byte at a time while `select.poll` says one is waiting, and assembled
 into lines; a line longer than protocol.MAX_LINE is dropped whole and reported once.
+The ports are asked with `ipoll`, which allocates nothing: the loop asks on every pass,
+and `poll` would leave a list behind each time.
 Output is written only when the port can take it; otherwise the frame is dropped and the
 host notices the gap in sequence numbers and resynchronises.
 
@@ -36,7 +38,7 @@ class SerialLink:
         """One complete line (bytes, without newline), b"" for an over-long one, or None if
         none is ready."""
         for _ in range(_MAX_BYTES_PER_POLL):
-            if not self._poll_in.poll(0):
+            if not _ready(self._poll_in):
                 return None
             byte = self._in.read(1)
             if not byte:
@@ -58,10 +60,17 @@ class SerialLink:
 
     def write(self, frame):
         """Send one frame if the port is ready; count it as dropped otherwise."""
-        if self._poll_out.poll(0):
+        if _ready(self._poll_out):
             self._out.write(frame)
             flush = getattr(self._out, "flush", None)
             if flush:
                 flush()
         else:
             self.dropped_frames += 1
+
+
+def _ready(poller):
+    """Has the one stream registered with `poller` an event now?"""
+    for _ in poller.ipoll(0):
+        return True
+    return False

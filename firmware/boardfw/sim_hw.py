@@ -154,12 +154,13 @@ class SimHardware:
             return
         # Nothing to do: sleep until a command or serial input arrives (virtual time stands
         # still meanwhile; real time wakes up every _IDLE_MS to keep LEDs and timers going).
-        self._wait.poll(-1 if self.virtual_clock else _IDLE_MS)
+        for _ in self._wait.ipoll(-1 if self.virtual_clock else _IDLE_MS):
+            break
 
     def _read_commands(self, block):
         """Apply commands up to the next `advance` or `sync`; True if any was read."""
         got = False
-        while block or any(entry[0] == self._control for entry in self._wait.poll(0)):
+        while block or self._control_ready():
             block = False
             line = self._control.readline()
             if not line:
@@ -171,6 +172,13 @@ class SimHardware:
             except (ValueError, KeyError, IndexError):   # a bad square, button or number
                 self._send("error bad command " + line.decode().strip())
         return got
+
+    def _control_ready(self):
+        """Is a control line waiting? (ipoll, unlike poll, allocates nothing per pass)"""
+        for entry in self._wait.ipoll(0):
+            if entry[0] == self._control:
+                return True
+        return False
 
     def _apply(self, words):
         """Carry out one command; True when the loop must run before the next one."""
