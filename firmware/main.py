@@ -15,12 +15,13 @@ import gc
 import sys
 import time
 
-# Collect garbage every 4 KB allocated. Left to pile up until the heap is full, garbage
+# Collect garbage every 8 KB allocated. Left to pile up until the heap is full, garbage
 # pushes the allocations that stay (loaded code, a game's history) into scattered holes,
 # and a long game then fails for want of one contiguous block while kilobytes are free in
-# crumbs. (Every name in this file costs RAM too, as it is compiled on the board: the
-# constants here are written out.)
-gc.threshold(4096)
+# crumbs. The count includes the call frames of larger functions, which are freed on
+# return: a smaller step would collect every few passes of the loop. (Every name in this
+# file costs RAM too, as it is compiled on the board: the constants here are written out.)
+gc.threshold(8192)
 
 
 def load_board(path):

@@ -40,9 +40,9 @@ _TAKEBACK = const(7)  # the last dropped piece lifted: A takes the drop back
 _OTHER = const(8)  # none of these: refused once it settles
 
 
-def _elapsed(now_ms, then_ms):
-    """Milliseconds from `then_ms` to `now_ms` on a clock that wraps like ticks_ms (2**30)."""
-    return (now_ms - then_ms) & 0x3FFFFFFF
+def _elapsed(now_ms, since):
+    """Milliseconds from `since` to `now_ms` on a clock that wraps like ticks_ms (2**30)."""
+    return (now_ms - since) & 0x3FFFFFFF
 
 
 class Interpreter:

@@ -69,8 +69,8 @@ class SerialLink:
             self.dropped_frames += 1
 
 
-def _ready(poller):
-    """Has the one stream registered with `poller` an event now?"""
-    for _ in poller.ipoll(0):
+def _ready(poll):
+    """Has the one stream registered with `poll` an event now?"""
+    for _ in poll.ipoll(0):
         return True
     return False

@@ -44,10 +44,10 @@ class CorruptSave(ValueError):
 
 
 class GameStore:
-    def __init__(self, directory, opener=open):
-        self.path = directory + "/game.txt"
-        self.tmp_path = directory + "/game.tmp"
-        self.bad_path = directory + "/game.bad"
+    def __init__(self, storage_dir, opener=open):
+        self.path = storage_dir + "/game.txt"
+        self.tmp_path = storage_dir + "/game.tmp"
+        self.bad_path = storage_dir + "/game.bad"
         self._open = opener
 
     def save(self, saved):

@@ -133,27 +133,28 @@ def smallest_heap_kb(works, low=48, high=512, stable=6):
 
 # Runs around main.py: heap in use (after gc.collect) once the modules are imported, once
 # the board has booted, and at the end of the control script; then the qstr table's size.
+# It adds as few names as it can (its labels are longer than the interned 10 characters,
+# its function reuses `run`): past 620 names the qstr table takes another 7 KB block, and
+# the probe must not be what pushes it there.
 HEAP_PROFILE = """
 import gc, micropython, sys
-gc.collect()
 from boardfw import controller
-run = controller.Controller.run
-def profiled_run(self):
+def run(self):
     gc.collect()
-    print('imported', gc.mem_alloc())
+    print('profile:imported', gc.mem_alloc())
     self.boot()
     gc.collect()
-    print('booted', gc.mem_alloc())
+    print('profile:booted', gc.mem_alloc())
     try:
         while True:
             self.step()
             self.hw.idle()
     except SystemExit:
         gc.collect()
-        print('played', self.game.position.plies, gc.mem_alloc())
+        print('profile:played', self.game.position.plies, gc.mem_alloc())
         micropython.qstr_info()
         raise
-controller.Controller.run = profiled_run
+controller.Controller.run = run
 sys.argv[0] = 'main.py'
 exec(open('main.py').read())
 """
@@ -172,13 +173,14 @@ def heap_profile(firmware_dir, control_path, workdir):
     figures = {}
     for line in out.splitlines():
         words = line.split()
-        if words and words[0] in ("imported", "booted"):
-            figures[words[0]] = int(words[1])
-        elif words and words[0] == "played":
+        if words and words[0] in ("profile:imported", "profile:booted"):
+            figures[words[0][len("profile:"):]] = int(words[1])
+        elif words and words[0] == "profile:played":
             figures["plies"], figures["played"] = int(words[1]), int(words[2])
         elif line.startswith("qstr pool:"):
             fields = dict(w.rstrip(",").split("=") for w in line.split() if "=" in w)
             figures["qstrs"] = int(fields["n_qstr"])
+            figures["qstr_pools"] = int(fields["n_pool"])
             figures["qstr_bytes"] = int(fields["n_total_bytes"])
     return figures
 
@@ -199,7 +201,7 @@ def compile_firmware(target):
 
 # Runs on the unix port: the controller with simulated pins, timed with ticks_us.
 LOOP_TIMING = """
-import json, time
+import gc, json, time
 from boardfw import config
 from boardfw.controller import Controller
 from boardfw.sim_hw import SimHardware
@@ -210,6 +212,7 @@ class QuietLink:
     def write(self, frame):
         pass
 
+gc.threshold(8192)   # as main.py sets it
 cfg = config.load('../hardware/boards/yari-9x7.json')
 hw = SimHardware(cfg, STORAGE)
 for square in ('7i', '6i', '5i', '4i', '3i', '2i', '1i', '7g', '6g', '5g', '4g', '3g', '2g',
@@ -248,10 +251,16 @@ print(json.dumps({'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
 """
 
 
+PICO_HEAP_KB = 192   # about what the Pico has free after boot (ARCHITECTURE.md)
+
+
 def loop_timing(workdir):
+    """Times of the loop on a Pico-sized heap: a collection, which the loop's garbage brings
+    now and then, takes time in proportion to the heap."""
     storage = tempfile.mkdtemp(dir=workdir)
     code = LOOP_TIMING.replace("STORAGE", repr(storage))
-    proc = subprocess.run([micropython_binary(), "-c", code], cwd=FIRMWARE, capture_output=True,
+    proc = subprocess.run([micropython_binary(), "-X", "heapsize=%dK" % PICO_HEAP_KB, "-c", code],
+                          cwd=FIRMWARE, capture_output=True,
                           text=True, env=dict(os.environ, MICROPYPATH=FIRMWARE), timeout=300)
     if proc.returncode:
         raise RuntimeError(proc.stderr)
@@ -287,8 +296,12 @@ def run():
         print("heap in use (mpy, after gc): modules imported %d KB, board booted %d KB, "
               "after %d plies %d KB" % (profile["imported"] // 1024, profile["booted"] // 1024,
                                         profile["plies"], profile["played"] // 1024))
-        print("of which the qstr table (names and short strings): %d qstrs, %d KB"
-              % (profile["qstrs"], profile["qstr_bytes"] // 1024), flush=True)
+        # The unix port's pools hold 20, 40, 80 ... names: the next one is as big as all before.
+        room = 20 * (2 ** profile["qstr_pools"] - 1) - profile["qstrs"]
+        print("of which the qstr table (names and short strings): %d qstrs in %d pools, %d KB;"
+              " %d more names before the next pool" % (profile["qstrs"], profile["qstr_pools"],
+                                                      profile["qstr_bytes"] // 1024, room),
+              flush=True)
         timing = loop_timing(workdir)
         print("scan-and-interpret pass, board at rest (mean of 2000): %.0f us" % timing["idle_us"])
         print("scan-and-interpret pass, piece held up (mean of 2000): %.0f us"
