@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+from boardfw import protocol
 from shogicore.notation import parse_usi
 from tests.test_e2e_board import Table
 from yariboard.link import Link, LinkError
@@ -65,3 +66,12 @@ def test_a_port_that_is_not_a_board_is_skipped(tmp_path):
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_a_jump_in_the_boards_frame_numbers_calls_for_a_resync():
+    link = Link(finder=lambda: [])
+    link.board_seq = 65534
+    for seq, lost in ((65535, False), (0, False), (1, False), (3, True)):
+        link.needs_resync = False
+        assert link._decode(protocol.encode(seq, ["hint-request", "4"])[:-1])[0] == seq
+        assert link.needs_resync == lost, seq

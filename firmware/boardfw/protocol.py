@@ -64,11 +64,6 @@ def next_seq(seq):
     return (seq + 1) % _SEQ_MODULO
 
 
-def seq_gap(previous, current):
-    """How many frames were lost between two received sequence numbers (0 = none)."""
-    return (current - previous - 1) % _SEQ_MODULO
-
-
 def encode(seq, words):
     """Frame `words` (strings without spaces) with sequence number `seq`; returns bytes."""
     body = ("%d %s" % (seq, " ".join(words))).encode()

@@ -184,7 +184,9 @@ class Link:
             self.bad_lines += 1
             self.needs_resync = True
             return None
-        if verb == "hello" or (self.board_seq is not None and protocol.seq_gap(self.board_seq, seq)):
+        # a frame went missing when this is not the one after the last
+        if verb == "hello" or (self.board_seq is not None
+                               and seq != protocol.next_seq(self.board_seq)):
             self.needs_resync = True
         self.board_seq = seq
         return seq, verb, args
