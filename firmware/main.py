@@ -30,8 +30,7 @@ def load_board(path):
     import boardfw.config
 
     board = boardfw.config.load(path)
-    del sys.modules["boardfw.config"]
-    delattr(sys.modules["boardfw"], "config")
+    boardfw.unload("boardfw.config")
     from shogicore.variants import variant_by_name
 
     variant_by_name(board.variant)

@@ -14,7 +14,7 @@ from shogicore.notation import to_usi
 from yariboard.simboard import SerialClient, SimBoard, move_gestures, occupied_squares
 
 CUTS = 110
-SLOW_SAVE_MS = 4      # each write of a save takes this long: a save spans ~40 ms
+SLOW_SAVE_MS = 1      # each write of a save takes this long: a save spans 10-60 ms (one write per move)
 
 
 def read_save(storage):

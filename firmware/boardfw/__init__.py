@@ -1,0 +1,12 @@
+"""The board's firmware: drivers, interpreter, controller (main.py starts it)."""
+import sys
+
+
+def unload(name):
+    """Drop module `name` ('shogicore.sfen') if it is loaded: code the board runs only now and
+    then (reading the board file, setting up a game) gives its RAM back to the game in
+    play, and the next import loads it again."""
+    if name in sys.modules:
+        del sys.modules[name]
+        package, _, module = name.rpartition(".")
+        delattr(sys.modules[package], module)

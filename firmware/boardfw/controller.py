@@ -11,7 +11,7 @@ import os
 import time
 from micropython import const
 
-from boardfw import ledlang, protocol
+from boardfw import ledlang, protocol, unload
 from boardfw.buttons import Buttons
 from boardfw.interpreter import UNDOABLE_ENDINGS, Interpreter
 from boardfw.leds import Leds
@@ -39,6 +39,15 @@ def message_words(text):
 
 def new_game_id():
     return binascii.hexlify(os.urandom(4)).decode()
+
+
+def _make_game(variant, sfen=None, mode=CASUAL, handicap=None):
+    """Game(...), and the SFEN reader unloaded again, whether the text was good or not: a
+    game is set up now and then, and the moves need the RAM."""
+    try:
+        return Game(variant, sfen=sfen, mode=mode, handicap=handicap)
+    finally:
+        unload("shogicore.sfen")
 
 
 class Controller:
@@ -130,14 +139,14 @@ class Controller:
         except (CorruptSave, ValueError) as e:
             warning = "-".join(message_words(str(e)))
             self.store.set_aside_corrupt()
-        self._set_game(Game(self.config.variant), new_game_id())
+        self._set_game(_make_game(self.config.variant), new_game_id())
         self._save()
         return warning
 
     def _replay(self, saved):
         if saved.variant != self.config.variant:
             raise CorruptSave("the saved game is not for this board's variant")
-        game = Game(saved.variant, sfen=saved.start_sfen, mode=saved.mode)
+        game = _make_game(saved.variant, sfen=saved.start_sfen, mode=saved.mode)
         for usi in saved.moves:
             game.play_usi(usi)
         if saved.handicap != "-":
@@ -229,7 +238,7 @@ class Controller:
             self._send("hint-request", str(self._ply()))
         elif kind == "new-game":
             game = self.game
-            self._begin(Game(variant, mode=game.mode, handicap=game.handicap))
+            self._begin(_make_game(variant, mode=game.mode, handicap=game.handicap))
         # resign and impasse are announced by the game-over event that follows them;
         # ready by the mismatch report that follows every batch.
 
@@ -353,7 +362,7 @@ class Controller:
         if mode not in (CASUAL, TOURNAMENT):
             raise protocol.ProtocolError(protocol.E_VARIANT, "mode is casual or tournament")
         try:
-            return Game(variant, sfen=sfen, mode=mode, handicap=handicap)
+            return _make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
         except SfenError as e:
             raise protocol.ProtocolError(protocol.E_SFEN, str(e))
         except ValueError as e:

@@ -54,30 +54,28 @@ class GameStore:
         """Write `saved` (a SavedGame) to the temp file and swap it in atomically."""
         f = self._open(self.tmp_path, "wb")
         try:
-            crc = self._write(f, _FORMAT, 0)
+            crc = _write(f, _FORMAT + "\n", 0)
             for key, value in (("id", saved.game_id), ("variant", saved.variant),
                                ("mode", saved.mode), ("handicap", saved.handicap),
                                ("result", saved.result), ("illegal", saved.illegal),
                                ("start", saved.start_sfen)):
-                crc = self._write(f, key + " " + value, crc)
-            line = ["moves"]
+                crc = _write(f, key + " " + value + "\n", crc)
+            # The moves go out one at a time: nothing grows with the game, as a large block
+            # is what a fragmented heap late in a long game lacks.
+            written = 0
             for usi in saved.moves:
-                line.append(usi)
-                if len(line) > _MOVES_PER_LINE:
-                    crc = self._write(f, " ".join(line), crc)
-                    line = ["moves"]
-            if len(line) > 1:
-                crc = self._write(f, " ".join(line), crc)
+                if written % _MOVES_PER_LINE == 0:
+                    crc = _write(f, "moves", crc)
+                crc = _write(f, " " + usi, crc)
+                written += 1
+                if written % _MOVES_PER_LINE == 0:
+                    crc = _write(f, "\n", crc)
+            if written % _MOVES_PER_LINE:
+                crc = _write(f, "\n", crc)
             f.write(b"crc %08x\n" % (crc & 0xFFFFFFFF))
         finally:
             f.close()
         os.rename(self.tmp_path, self.path)
-
-    @staticmethod
-    def _write(f, line, crc):
-        data = line.encode() + b"\n"
-        f.write(data)
-        return binascii.crc32(data, crc)
 
     def load(self):
         """The saved game, None when there is none; CorruptSave if the file is damaged.
@@ -129,6 +127,13 @@ def parse(data):
                          fields["result"], fields["illegal"], fields["start"], moves)
     except KeyError:
         raise CorruptSave("missing field")
+
+
+def _write(f, text, crc):
+    """Write `text` to `f`; the CRC-32 so far, `crc` extended by it."""
+    data = text.encode()
+    f.write(data)
+    return binascii.crc32(data, crc)
 
 
 def _remove(path):

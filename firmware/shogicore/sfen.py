@@ -1,0 +1,126 @@
+"""SFEN text -> board and hands, with every check a set-up position must pass.
+
+Apart from Position because a board reads SFEN only when a game is set up: the firmware
+unloads this module afterwards (boardfw.unload), so a game in play has its RAM. Writing
+SFEN happens after every move and stays in Position.sfen().
+"""
+from micropython import const
+
+from shogicore.errors import SfenError
+from shogicore.position import EMPTY
+from shogicore.variants import BLACK, KING, PAWN, WHITE
+
+_WALL = const(32)   # as position.py: the value of the padding around the board
+
+
+def read_sfen(variant, text):
+    """(board, hands, side, move_number, kings) of SFEN `text`; SfenError names the first
+    problem. Whether the side not to move is in check is left to Position."""
+    v = variant
+    fields = text.split()
+    if len(fields) not in (3, 4):
+        raise SfenError("SFEN needs 3 or 4 fields (board side hands [move]), got %d"
+                        % len(fields))
+    board = bytearray(v.size)
+    for i in range(v.size):
+        board[i] = _WALL
+    rows = fields[0].split("/")
+    if len(rows) != v.ranks:
+        raise SfenError("board has %d ranks, %s needs %d" % (len(rows), v.name, v.ranks))
+    counts = {}
+    for r, row in enumerate(rows):
+        file = v.files
+        i = 0
+        while i < len(row):
+            c = row[i]
+            if "1" <= c <= "9":
+                for _ in range(int(c)):
+                    if file >= 1:
+                        board[v.square(file, r + 1)] = EMPTY
+                    file -= 1
+                i += 1
+                continue
+            symbol = c
+            if c == "+":
+                if i + 1 >= len(row):
+                    raise SfenError("rank %s ends with '+'" % chr(97 + r))
+                i += 1
+                symbol = "+" + row[i]
+            try:
+                kind = v.kind_of(symbol.upper())
+            except KeyError:
+                raise SfenError("unknown piece %r on rank %s" % (symbol, chr(97 + r)))
+            colour = BLACK if symbol.upper() == symbol else WHITE
+            if file >= 1:
+                board[v.square(file, r + 1)] = kind | (colour << 4)
+            file -= 1
+            base = v.base[kind]
+            counts[base] = counts.get(base, 0) + 1
+            i += 1
+        if file != 0:
+            raise SfenError("rank %s has %d squares, %s needs %d"
+                            % (chr(97 + r), v.files - file, v.name, v.files))
+    if fields[1] not in ("b", "w"):
+        raise SfenError("side to move must be 'b' or 'w', got %r" % fields[1])
+    hands = (bytearray(16), bytearray(16))
+    if fields[2] != "-":
+        n = 0
+        for c in fields[2]:
+            if "0" <= c <= "9":
+                n = n * 10 + int(c)
+                continue
+            try:
+                kind = v.kind_of(c.upper())
+            except KeyError:
+                raise SfenError("unknown piece %r in hand" % c)
+            if kind not in v.hand_kinds:
+                raise SfenError("a %s cannot be in hand" % c)
+            colour = BLACK if c.isupper() else WHITE
+            hands[colour][kind] += n or 1
+            counts[kind] = counts.get(kind, 0) + (n or 1)
+            n = 0
+        if n:
+            raise SfenError("hand %r ends with a count" % fields[2])
+    move_number = 1
+    if len(fields) == 4:
+        try:
+            move_number = int(fields[3])
+        except ValueError:
+            raise SfenError("move number must be a whole number, got %r" % fields[3])
+        if move_number < 1:
+            raise SfenError("move number must be at least 1, got %d" % move_number)
+    for kind in counts:
+        if kind != KING and counts[kind] > v.totals.get(kind, 0):
+            raise SfenError("too many %s: %d, a %s set has %d" % (
+                v.symbol(kind), counts[kind], v.name, v.totals.get(kind, 0)))
+    side = BLACK if fields[1] == "b" else WHITE
+    return board, hands, side, move_number, _check_pieces(v, board)
+
+
+def _check_pieces(v, board):
+    """Refuse a piece that could never move, two pawns on a file, a missing or extra
+    General; the two Generals' squares."""
+    kings = [[], []]
+    pawn_files = (set(), set())
+    for sq in v.squares:
+        p = board[sq]
+        if not p:
+            continue
+        kind, colour = p & 15, p >> 4
+        if kind == KING:
+            kings[colour].append(sq)
+        if v.depth[colour][sq] <= v.forced[kind]:
+            raise SfenError("%s on %s could never move" % (
+                v.symbol(kind) if colour == BLACK else v.symbol(kind).lower(),
+                v.square_name(sq)))
+        if kind == PAWN:
+            f = v.file_of(sq)
+            if f in pawn_files[colour]:
+                raise SfenError("two %s pawns on file %d (nifu)" % (
+                    ("Black", "White")[colour], f))
+            pawn_files[colour].add(f)
+    for colour, name in ((BLACK, "Black"), (WHITE, "White")):
+        if len(kings[colour]) != 1:
+            raise SfenError("%s must have exactly one General, has %d"
+                            % (name, len(kings[colour])))
+    return [kings[BLACK][0], kings[WHITE][0]]
