@@ -2,7 +2,8 @@
 
 Squares are kept as matrix cells (row * files + col) in bytes tables, not as dicts of names:
 on the Pico this object lives as long as the firmware does. config.load checks every
-attribute below before the firmware sees it.
+attribute below before the firmware sees it. Square names are taken apart by slices, not
+indexes: MicroPython interns the one-letter str an index makes, for good, a slice it copies.
 """
 
 
@@ -29,13 +30,13 @@ class Board:
 
     def square_name_at(self, row, col):
         """Square read by matrix row line `row` and column input `col`, e.g. '7g'."""
-        return "%d%s" % (self.col_files[col], self.row_ranks[row])
+        return "%d%s" % (self.col_files[col], self.row_ranks[row:row + 1])
 
     def matrix_position(self, name):
         """(row, col) of the switch under square `name`."""
-        if isinstance(name, str) and len(name) == 2 and "1" <= name[0] <= "9":
-            row = self.row_ranks.find(name[1])
-            col = self.col_files.find(bytes((ord(name[0]) - 48,)))
+        if isinstance(name, str) and len(name) == 2 and "1" <= name[:1] <= "9":
+            row = self.row_ranks.find(name[1:])
+            col = self.col_files.find(bytes((int(name[:1]),)))
             if row >= 0 and col >= 0:
                 return row, col
         raise ValueError("no square '%s' on %s" % (name, self.name))

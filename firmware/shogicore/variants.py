@@ -77,12 +77,13 @@ class Variant:
         return sq // self.stride - _PAD_RANKS + 1
 
     def square_name(self, sq):
-        return "%d%s" % (self.file_of(sq), chr(96 + self.rank_of(sq)))
+        return "%d%c" % (self.file_of(sq), 96 + self.rank_of(sq))   # chr() would intern
 
     def parse_square(self, text):
         """'7g' -> square; ValueError naming the text when it is not on this board."""
-        if len(text) == 2 and "1" <= text[0] <= "9" and "a" <= text[1] <= "z":
-            file, rank = ord(text[0]) - 48, ord(text[1]) - 96
+        # slices, not indexes: MicroPython interns the one-letter str an index makes, for good
+        if len(text) == 2 and "1" <= text[:1] <= "9" and "a" <= text[1:] <= "z":
+            file, rank = int(text[:1]), ord(text[1:]) - 96
             if 1 <= file <= self.files and 1 <= rank <= self.ranks:
                 return self.square(file, rank)
         raise ValueError("not a square of a %dx%d board: %r" % (self.files, self.ranks, text))
