@@ -246,19 +246,28 @@ while lit_ms is None:
         lit_ms = hw.ticks_ms() - lifted_at
         lit_pass_us = spent
 holding = passes(2000)
+# the save that follows every move, late in a long game
+for usi in MOVES:
+    c.game.play_usi(usi)
+start = time.ticks_us()
+for _ in range(20):
+    c._save()
+save_us = time.ticks_diff(time.ticks_us(), start) / 20
 print(json.dumps({'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
-                  'lit_pass_us': lit_pass_us, 'debounce_ms': cfg.debounce_ms}))
+                  'lit_pass_us': lit_pass_us, 'debounce_ms': cfg.debounce_ms,
+                  'save_us': save_us, 'save_plies': len(MOVES)}))
 """
 
 
 PICO_HEAP_KB = 192   # about what the Pico has free after boot (ARCHITECTURE.md)
 
 
-def loop_timing(workdir):
-    """Times of the loop on a Pico-sized heap: a collection, which the loop's garbage brings
-    now and then, takes time in proportion to the heap."""
+def loop_timing(workdir, moves):
+    """Times of the loop on a Pico-sized heap (a collection, which the loop's garbage brings
+    now and then, takes time in proportion to the heap), and of a save once `moves` (USI)
+    have been played."""
     storage = tempfile.mkdtemp(dir=workdir)
-    code = LOOP_TIMING.replace("STORAGE", repr(storage))
+    code = LOOP_TIMING.replace("STORAGE", repr(storage)).replace("MOVES", repr(moves))
     proc = subprocess.run([micropython_binary(), "-X", "heapsize=%dK" % PICO_HEAP_KB, "-c", code],
                           cwd=FIRMWARE, capture_output=True,
                           text=True, env=dict(os.environ, MICROPYPATH=FIRMWARE), timeout=300)
@@ -302,7 +311,7 @@ def run():
               " %d more names before the next pool" % (profile["qstrs"], profile["qstr_pools"],
                                                       profile["qstr_bytes"] // 1024, room),
               flush=True)
-        timing = loop_timing(workdir)
+        timing = loop_timing(workdir, expected)
         print("scan-and-interpret pass, board at rest (mean of 2000): %.0f us" % timing["idle_us"])
         print("scan-and-interpret pass, piece held up (mean of 2000): %.0f us"
               % timing["holding_us"])
@@ -310,6 +319,8 @@ def run():
               % (timing["lit_ms"], timing["debounce_ms"]))
         print("lift to lit destinations, processing of that pass: %.0f us"
               % timing["lit_pass_us"])
+        print("save after a move at ply %d (file on the host's disk): %.1f ms"
+              % (timing["save_plies"], timing["save_us"] / 1000))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
