@@ -13,6 +13,9 @@ COMMAND_MODULES = (
     "yariboard.commands.demo",
     "yariboard.commands.sim",
     "yariboard.commands.play",
+    "yariboard.commands.engines",
+    "yariboard.commands.usi",
+    "yariboard.commands.match",
 )
 
 

@@ -226,7 +226,8 @@ def mate_plies(score):
 
 
 class _OutOfTime(Exception):
-    """Raised inside the search when the clock runs out; the last full iteration stands."""
+    """Raised inside the search when the clock or the node budget runs out, or a stop was
+    asked for; the last full iteration stands."""
 
 
 class Engine:
@@ -241,6 +242,12 @@ class Engine:
         self.rng = random.Random(seed)
         self.tt = {}
         self.history = {}
+        self.tt_max_entries = TT_MAX_ENTRIES
+        # Hooks for a caller that shows or controls the search from outside (the USI server):
+        # on_progress(side, result) after each completed iteration, score from side's view;
+        # stop_event (a threading.Event) ends the search with its best move so far once set.
+        self.on_progress = None
+        self.stop_event = None
 
     def new_game(self):
         """Forget what was learnt about the previous game's positions."""
@@ -251,25 +258,27 @@ class Engine:
         """Nothing to release; present so every engine can be closed the same way."""
         self.tt.clear()
 
-    def search(self, position, time_limit=None, depth=None):
+    def search(self, position, time_limit=None, depth=None, nodes=None):
         """Best move for the side to move in `position` (left unchanged).
 
-        With neither limit, the level's depth and time apply; with only `depth`, no clock;
-        with only `time_limit` (seconds), iterative deepening until the time is used.
+        With no limit, the level's depth and time apply; with only `depth`, no clock;
+        with only `time_limit` (seconds), iterative deepening until the time is used;
+        `nodes` caps the nodes searched (checked with the clock, every 256 nodes).
         """
-        if time_limit is None and depth is None:
+        if time_limit is None and depth is None and nodes is None:
             time_limit, depth = self.level.seconds, self.level.depth
         elif depth is None:
             depth = MAX_DEPTH
         depth = max(1, min(depth, MAX_DEPTH))
         start = time.monotonic()
         self._deadline = start + time_limit if time_limit is not None else None
+        self._node_limit = nodes
         self._pos = position.copy()
         self._tables = tables_for(position.variant)
         self._seen = _history_keys(self._pos)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
-        if len(self.tt) > TT_MAX_ENTRIES:
+        if len(self.tt) > self.tt_max_entries:
             self.tt.clear()
 
         root_moves = self._pos.legal_moves()
@@ -293,6 +302,8 @@ class Engine:
             root_moves.remove(move)
             root_moves.insert(0, move)
             best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=iteration)
+            if self.on_progress is not None:
+                self._report(best, start)
             mate = best.mate
             if mate is not None and abs(mate) <= iteration:
                 break  # a mate within the full-width horizon cannot get shorter
@@ -307,6 +318,21 @@ class Engine:
         best.pv = self._principal_variation(best.move, best.depth)
         best.seconds = time.monotonic() - start
         return best
+
+    def _report(self, best, start):
+        progress = SearchResult(move=best.move, score=best.score, mate=best.mate,
+                                depth=best.depth, nodes=self.nodes,
+                                pv=self._principal_variation(best.move, best.depth),
+                                seconds=time.monotonic() - start)
+        self.on_progress(self._pos.side, progress)
+
+    def _check_limits(self):
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise _OutOfTime()
+        if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise _OutOfTime()
+        if self.stop_event is not None and self.stop_event.is_set():
+            raise _OutOfTime()
 
     # -- search ---------------------------------------------------------------------------
 
@@ -339,9 +365,8 @@ class Engine:
 
     def _negamax(self, depth, alpha, beta, ply, eval_black, pv_node):
         self.nodes += 1
-        if self._deadline is not None and not self.nodes % TIME_CHECK_NODES:
-            if time.monotonic() > self._deadline:
-                raise _OutOfTime()
+        if not self.nodes % TIME_CHECK_NODES:
+            self._check_limits()
         pos = self._pos
         key = node_key(pos, eval_black)
         seen = self._seen
@@ -421,9 +446,8 @@ class Engine:
         """Resolve captures so a position is never judged in the middle of an exchange.
         `in_check` may be passed when the caller already knows it."""
         self.nodes += 1
-        if self._deadline is not None and not self.nodes % TIME_CHECK_NODES:
-            if time.monotonic() > self._deadline:
-                raise _OutOfTime()
+        if not self.nodes % TIME_CHECK_NODES:
+            self._check_limits()
         pos = self._pos
         stand = eval_black if pos.side == BLACK else -eval_black
         if ply >= MAX_PLY:

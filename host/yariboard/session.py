@@ -97,6 +97,7 @@ class PlaySession:
         result = engine.search(position.copy(), time_limit=HINT_SECONDS)
         if result.move is None:
             return None
+        self.evaluation = black_view(position, result)
         usi = to_usi(position.variant, result.move)
         try:
             self.recorder.link.request("hint", usi)

@@ -6,10 +6,14 @@ checked with the rules core before it is returned: an engine that plays an illeg
 answering or dies raises `UsiError` with a message that says which and when, and the process
 is always cleaned up.
 
-Yari Shogi needs an engine that knows it: Fairy-Stockfish offers it as `UCI_Variant yarishogi`.
-In USI mode Fairy-Stockfish reads and writes shogi coordinates and SFEN for every variant
+Yari Shogi needs an engine that knows it: Fairy-Stockfish offers it as `USI_Variant yarishogi`
+(`UCI_Variant` in older builds). In USI mode Fairy-Stockfish reads and writes shogi coordinates and SFEN for every variant
 (files counted from the right, ranks lettered from the top), which for Yari is exactly the
 project's own USI form, so positions and moves pass through unconverted.
+
+While it thinks, every `info` line is passed to `on_progress(side, result)` (when set): a
+SearchResult so far (depth, nodes, score and mate from `side`'s view, the PV, its first move),
+so a screen can show the engine thinking.
 """
 import collections
 import queue
@@ -27,11 +31,13 @@ DEFAULT_MOVE_SECONDS = 1.0
 STARTUP_SECONDS = 10.0
 # Extra time allowed past the requested thinking time before the engine counts as hung.
 GRACE_SECONDS = 5.0
-# Without a clock (go depth N), how long to wait for the answer.
+# Without a clock (go depth N, go nodes N), how long to wait for the answer.
 DEPTH_SEARCH_SECONDS = 120.0
 QUIT_SECONDS = 2.0
-# Fairy-Stockfish's names for the variants, set through its UCI_Variant option.
+# Fairy-Stockfish's names for the variants, set through its variant option.
 FAIRY_VARIANT_NAMES = {"yari": "yarishogi", "shogi": "shogi"}
+# The variant option's name: USI_Variant in USI mode, UCI_Variant in older builds.
+VARIANT_OPTIONS = ("USI_Variant", "UCI_Variant")
 
 
 class UsiError(RuntimeError):
@@ -81,10 +87,13 @@ class UsiEngine:
     """A running USI engine bound to one variant. Close it (or use `with`) when done."""
 
     def __init__(self, path, variant=YARI, options=None, args=(),
-                 startup_timeout=STARTUP_SECONDS):
+                 startup_timeout=STARTUP_SECONDS, nodes=None, name=None):
+        """`nodes`: a node budget per move, used when a search is given no time limit."""
         self.path = path
         self.variant = variant_by_name(variant)
-        self.name = path
+        self.name = name or path
+        self.nodes = nodes
+        self.on_progress = None
         self.author = ""
         self.options = {}
         self._lines = queue.Queue()
@@ -112,9 +121,12 @@ class UsiEngine:
 
     # -- the common engine interface --------------------------------------------------------
 
-    def search(self, position, time_limit=None, depth=None):
+    def search(self, position, time_limit=None, depth=None, nodes=None):
         """Ask the engine for its move in `position`; returns a SearchResult whose move is
-        legal there (or resign / declare_win set)."""
+        legal there (or resign / declare_win set).
+
+        A time limit is sent as byoyomi; without one, a node budget (`nodes`, else the
+        engine's own) as `go nodes N`, a depth alone as `go depth N`, else 1 s."""
         if position.variant.name != self.variant.name:
             raise UsiError("engine was set up for %s, position is %s"
                            % (self.variant.name, position.variant.name))
@@ -123,8 +135,14 @@ class UsiEngine:
             self._send("usinewgame")
             self._new_game_pending = False
         self._send(position_command(position))
-        if depth is not None and time_limit is None:
-            self._send("go depth %d" % depth)
+        nodes = nodes if nodes is not None else self.nodes
+        if time_limit is None and (nodes is not None or depth is not None):
+            command = "go"
+            if nodes is not None:
+                command += " nodes %d" % nodes
+            if depth is not None:
+                command += " depth %d" % depth
+            self._send(command)
             timeout = DEPTH_SEARCH_SECONDS
         else:
             seconds = DEFAULT_MOVE_SECONDS if time_limit is None else time_limit
@@ -139,6 +157,8 @@ class UsiEngine:
         def answered(line):
             if line.startswith("info "):
                 collect_info(line, info)
+                if self.on_progress is not None and "pv" in line.split():
+                    self.on_progress(position.side, self._progress(position, info))
                 return False
             return line.startswith("bestmove")
 
@@ -150,6 +170,10 @@ class UsiEngine:
     def new_game(self):
         """The next search starts a new game (sends usinewgame first)."""
         self._new_game_pending = True
+
+    def stop(self):
+        """Ask a running search (in another thread) for its best move now."""
+        self._send("stop")
 
     def close(self):
         """Send quit, wait briefly, then terminate or kill: no engine process outlives us."""
@@ -216,12 +240,13 @@ class UsiEngine:
 
     def _select_variant(self):
         wanted = FAIRY_VARIANT_NAMES[self.variant.name]
-        option = self.options.get("UCI_Variant")
+        name = next((n for n in VARIANT_OPTIONS if n in self.options), None)
+        option = self.options.get(name)
         if option is not None and wanted in option.choices:
-            self._send("setoption name UCI_Variant value %s" % wanted)
+            self._send("setoption name %s value %s" % (name, wanted))
         elif self.variant.name != "shogi":
             raise UsiError(
-                "engine %r cannot play %s shogi: it offers no UCI_Variant %r (Fairy-Stockfish "
+                "engine %r cannot play %s shogi: it offers no USI_Variant %r (Fairy-Stockfish "
                 "builds that know %s can); use the built-in engine or standard shogi"
                 % (self.name, self.variant.name.capitalize(), wanted, wanted))
 
@@ -283,6 +308,15 @@ class UsiEngine:
         tail = "; ".join(line.strip() for line in self._stderr_tail if line and line.strip())
         return "engine %r exited (code %s) while %s%s" % (
             self.name, code, doing, (": " + tail) if tail else "")
+
+    def _progress(self, position, info):
+        """The search so far, from the info lines read. Only the PV's legal prefix is kept,
+        so `move` is None until the engine names a legal one."""
+        result = SearchResult(move=None, depth=info.get("depth", 0), nodes=info.get("nodes", 0),
+                              score=info.get("score", 0), mate=info.get("mate"))
+        result.pv = legal_prefix(position, info.get("pv", []))
+        result.move = result.pv[0] if result.pv else None
+        return result
 
     def _result(self, position, line, info):
         words = line.split()

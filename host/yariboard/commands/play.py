@@ -4,12 +4,14 @@ The engine's move is lit on the board (an order) and counts once you have carrie
 with the pieces; your moves are read by the board as usual. Ask for a hint with the board's
 button A or by typing `hint`. Every committed move goes to the archive as it happens.
 """
+import argparse
 import queue
 import tempfile
 
 from rich.console import Console
 
 from shogicore.variants import BLACK, WHITE
+from yariboard import fsf
 from yariboard.commands.common import add_db_option, fail, open_archive
 from yariboard.commands.sim import SimConsole, keyboard_lines, run_interactive
 from yariboard.engine import LEVELS, Engine
@@ -28,7 +30,14 @@ def register(subparsers):
     parser.add_argument("--port", help="serial port of the board (default: find it by its USB ids)")
     parser.add_argument("--sim", action="store_true",
                         help="play on a simulated board, typing the sensor events (see `yariboard sim -h`)")
-    parser.add_argument("--engine", metavar="PATH", help="a USI engine to play (default: the built-in engine)")
+    parser.add_argument("--engine", metavar="PATH",
+                        help="a USI engine to play, or `fsf` for Fairy-Stockfish (installed with "
+                             "`yariboard engines install fsf`; default: the built-in engine)")
+    parser.add_argument("--skill", type=skill_level, metavar="-20..20",
+                        help="with --engine fsf: Fairy-Stockfish's skill level (default 20, full strength)")
+    parser.add_argument("--nodes", type=positive_int, metavar="N",
+                        help="with --engine fsf: nodes per move (instead of time per move)")
+    parser.add_argument("--node", metavar="PATH", help="with --engine fsf: the Node.js to run it with")
     parser.add_argument("--level", type=int, default=5, choices=sorted(LEVELS),
                         help="built-in engine level (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=None,
@@ -43,10 +52,43 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
+def skill_level(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not -20 <= value <= 20:
+        raise argparse.ArgumentTypeError("must be a whole number from -20 to 20, not %r" % text)
+    return value
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be a whole number of at least 1, not %r" % text)
+    return value
+
+
 def make_engine(args):
+    if fsf.is_fsf_name(args.engine):
+        return fsf.open_engine(args.variant, node=args.node, skill=args.skill, nodes=args.nodes)
+    if args.skill is not None or args.nodes is not None or args.node is not None:
+        raise ValueError("--skill, --nodes and --node are for --engine fsf")
     if args.engine:
         return UsiEngine(args.engine, variant=args.variant)
     return Engine(level=args.level)
+
+
+def engine_label(args):
+    if fsf.is_fsf_name(args.engine):
+        strength = ["skill %d" % args.skill] if args.skill is not None else []
+        strength += ["%d nodes/move" % args.nodes] if args.nodes else []
+        return "Fairy-Stockfish %s%s" % (fsf.FSF_VERSION,
+                                         " (%s)" % ", ".join(strength) if strength else "")
+    return args.engine or "built-in engine, level %d" % args.level
 
 
 def run(args):
@@ -55,7 +97,7 @@ def run(args):
         engine = make_engine(args)
     except (UsiError, ValueError) as error:
         return fail(str(error))
-    engine_name = args.engine or "built-in engine, level %d" % args.level
+    engine_name = engine_label(args)
     names = (engine_name, args.you) if side == BLACK else (args.you, engine_name)
     console = Console()
     try:
