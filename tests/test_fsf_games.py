@@ -111,12 +111,18 @@ def check_with_pyffish(record):
     return played
 
 
-@pytest.fixture
-def fairy():
+@pytest.fixture(scope="module")
+def fsf_engine():
     require_fsf()
     engine = fsf.open_engine("yari", nodes=FSF_NODES)
     yield engine
     engine.close()
+
+
+@pytest.fixture
+def fairy(fsf_engine):
+    fsf_engine.new_game()
+    return fsf_engine
 
 
 def winner_side(record):

@@ -1,0 +1,167 @@
+"""Fairy-Stockfish (npm package under Node.js) behind the project's USI adapter: install and
+locate it, count Yari perft with it, play Yari and shogi moves the independent oracles accept,
+report its thinking, and fail with one clear line when Node or the package is missing."""
+import os
+import subprocess
+
+import pyffish
+import pytest
+import shogi
+
+from shogicore.notation import sfen_to_fsf, to_usi, usi_to_uci
+from shogicore.position import Position
+from shogicore.variants import BLACK, WHITE, variant_by_name
+from yariboard import fsf
+from yariboard.cli import main
+from yariboard.usi import UsiError
+
+from tests.fsf_support import require_fsf
+
+YARI = variant_by_name("yari")
+SHOGI = variant_by_name("shogi")
+
+
+def perft_counts(argv, depths):
+    """Yari perft from the start position at each depth, as the engine at `argv` counts it."""
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        process.stdin.write("usi\nsetoption name USI_Variant value yarishogi\n")
+        for depth in depths:
+            process.stdin.write("position startpos\ngo perft %d\n" % depth)
+        process.stdin.flush()
+        counts = []
+        for line in process.stdout:
+            if line.startswith("Nodes searched:"):
+                counts.append(int(line.split(":")[1]))
+                if len(counts) == len(depths):
+                    break
+        return counts
+    finally:
+        process.stdin.close()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def yari_fsf():
+    require_fsf()
+    engine = fsf.open_engine("yari", nodes=400)
+    yield engine
+    engine.close()
+
+
+def test_fsf_counts_yari_perft_like_the_rules_core_and_the_rule_book():
+    counts = perft_counts(require_fsf(), (1, 2, 3, 4))
+    start = Position(YARI)
+    assert counts[:3] == [start.perft(d) for d in (1, 2, 3)]
+    assert counts[3] == 158404   # the rule book's figure
+
+
+def test_fsf_plays_legal_yari_moves_with_drops_through_the_adapter(yari_fsf):
+    position = Position(YARI)
+    progress = []
+    yari_fsf.on_progress = lambda side, result: progress.append((side, result))
+    try:
+        while len(position.moves()) < 60 and position.status() is None:
+            result = yari_fsf.search(position)
+            assert result.move is not None
+            position.push(result.move)
+    finally:
+        yari_fsf.on_progress = None
+    # Independent check of the whole game: each move legal for pyffish in turn.
+    fen = sfen_to_fsf(YARI.start_sfen)
+    played = []
+    for move_text in [to_usi(YARI, m) for m in position.moves()]:
+        uci = usi_to_uci(YARI, move_text)
+        assert uci in pyffish.legal_moves("yarishogi", fen, played)
+        played.append(uci)
+    assert len(played) >= 20
+    assert any("*" in to_usi(YARI, m) for m in position.moves()), "no drop was played"
+    assert progress and {side for side, _ in progress} == {BLACK, WHITE}
+    depths = [result.depth for _, result in progress]
+    assert max(depths) >= 3
+    assert all(result.move is None or result.move == result.pv[0] for _, result in progress)
+
+
+def test_fsf_plays_standard_shogi_that_python_shogi_accepts():
+    require_fsf()
+    board = shogi.Board()
+    position = Position(SHOGI)
+    with fsf.open_engine("shogi", nodes=300, skill=5) as engine:
+        for _ in range(30):
+            result = engine.search(position)
+            text = to_usi(SHOGI, result.move)
+            assert shogi.Move.from_usi(text) in board.legal_moves
+            board.push_usi(text)
+            position.push(result.move)
+    assert board.sfen().split()[:3] == position.sfen().split()[:3]
+
+
+def test_time_per_move_is_sent_as_byoyomi_and_answered(yari_fsf):
+    yari_fsf.new_game()
+    result = yari_fsf.search(Position(YARI), time_limit=0.3)
+    assert Position(YARI).is_legal(result.move)
+    assert result.depth >= 1
+
+
+def test_install_is_a_no_op_when_the_pinned_version_is_there(tmp_path):
+    argv = require_fsf()
+    folder = fsf.package_dir()
+    assert fsf.install(npm="/nonexistent/npm") == folder     # npm is not even looked for
+    assert argv[-1] == os.path.join(folder, "uci.js")
+
+
+def test_missing_package_says_how_to_install(tmp_path):
+    with pytest.raises(fsf.EngineMissing, match="yariboard engines install fsf"):
+        fsf.command(root=str(tmp_path))
+
+
+def test_wrong_version_installed_says_to_reinstall(tmp_path):
+    folder = tmp_path / "fsf" / "node_modules" / fsf.FSF_PACKAGE
+    folder.mkdir(parents=True)
+    (folder / "package.json").write_text('{"version": "1.0.0"}')
+    (folder / "uci.js").write_text("")
+    with pytest.raises(fsf.EngineMissing, match="1.0.0 is installed, %s is needed" % fsf.FSF_VERSION):
+        fsf.command(root=str(tmp_path))
+
+
+def test_missing_node_says_how_to_get_it(tmp_path):
+    with pytest.raises(fsf.EngineMissing, match="apt install nodejs"):
+        fsf.find_node(str(tmp_path / "no-node"))
+    not_node = tmp_path / "not-node"
+    not_node.write_text("#!/bin/sh\necho hello\n")
+    not_node.chmod(0o755)
+    with pytest.raises(fsf.EngineMissing, match="does not run as Node.js"):
+        fsf.find_node(str(not_node))
+
+
+def test_failing_npm_gives_one_line_and_installs_nothing(tmp_path, capsys):
+    npm = tmp_path / "npm"
+    npm.write_text("#!/bin/sh\necho 'npm ERR! code E404' >&2\nexit 1\n")
+    npm.chmod(0o755)
+    with pytest.raises(UsiError, match="E404"):
+        fsf.install(root=str(tmp_path / "engines"), npm=str(npm))
+    assert fsf.installed_version(str(tmp_path / "engines")) is None
+    status = main(["engines", "--engines-dir", str(tmp_path / "engines"), "install", "fsf",
+                   "--npm", str(npm)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 1 and len(err) == 1 and err[0].startswith("yariboard: error: npm install")
+
+
+def test_engines_list_and_play_without_the_package(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv(fsf.ENGINES_DIR_ENV, str(tmp_path))
+    assert main(["engines", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "fsf        not installed (yariboard engines install fsf)" in out
+    assert main(["play", "--sim", "--engine", "fsf"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "yariboard engines install fsf" in err[0]
+    assert main(["play", "--sim", "--nodes", "100"]) == 1
+    assert "--engine fsf" in capsys.readouterr().err
+
+
+def test_engines_list_shows_the_installed_engine_and_node(capsys):
+    require_fsf()
+    assert main(["engines", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "Fairy-Stockfish %s in %s" % (fsf.FSF_VERSION, fsf.package_dir()) in out
+    assert "runs with Node.js" in out
