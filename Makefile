@@ -8,7 +8,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow bench demo sim flash typecheck clean
+.PHONY: all venv test test-slow bench demo sim flash typecheck clean fsf
 
 all: test
 
@@ -34,6 +34,11 @@ demo: $(STAMP)
 
 sim: $(STAMP)
 	$(BIN)/yariboard sim
+
+# Fairy-Stockfish (npm package, pinned in host/yariboard/fsf.py) into the per-user engines
+# folder ($YARIBOARD_ENGINES_DIR if set); needs Node.js and npm.
+fsf: $(STAMP)
+	$(BIN)/yariboard engines install fsf
 
 typecheck: $(STAMP)
 	$(BIN)/python -m tools.typecheck_firmware
