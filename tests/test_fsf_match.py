@@ -1,0 +1,45 @@
+"""`yariboard match`: the built-in engine (through `yariboard usi`) against Fairy-Stockfish."""
+import re
+
+from shogicore.position import Position
+from shogicore.variants import BLACK, YARI
+from yariboard.cli import main
+from yariboard.match import openings
+from yariboard.records import REASONS
+
+from tests.fsf_support import require_fsf
+
+
+def test_openings_are_legal_varied_and_repeatable():
+    starts = openings("yari", 4, seed=7)
+    assert starts == openings("yari", 4, seed=7)
+    assert len(set(starts)) == 4
+    for sfen in starts:
+        position = Position(YARI, sfen)
+        assert position.side == BLACK and sfen != YARI.start_sfen
+
+
+def test_match_command_swaps_colours_and_prints_each_game_and_the_score(capsys):
+    require_fsf()
+    assert main(["match", "--games", "2", "--nodes", "100", "--max-plies", "40"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3
+    games = [re.match(r"game (\d): built-in plays (black|white): (.*) \((\S+), (\d+) plies\)$", line)
+             for line in lines[:2]]
+    assert all(games)
+    assert [(g.group(1), g.group(2)) for g in games] == [("1", "black"), ("2", "white")]
+    assert all(int(g.group(5)) <= 40 for g in games)
+    assert all(g.group(4) in REASONS for g in games)
+    summary = re.match(r"built-in vs Fairy-Stockfish at 100 nodes/move, yari: "
+                       r"\+(\d) =(\d) -(\d), score (\d+)%$", lines[-1])
+    wins, draws, losses, score = (int(x) for x in summary.groups())
+    results = [g.group(3) for g in games]
+    assert (wins, draws, losses) == (results.count("built-in wins"), results.count("draw"),
+                                     results.count("Fairy-Stockfish wins"))
+    assert score == round(100 * (wins + 0.5 * draws) / 2)
+
+
+def test_match_command_refuses_nonsense_counts(capsys):
+    assert main(["match", "--games", "0"]) == 1
+    assert capsys.readouterr().err.strip() == \
+        "yariboard: error: --games, --nodes and --max-plies must be at least 1"
