@@ -8,7 +8,7 @@ import pyffish
 import pytest
 import shogi
 
-from shogicore.notation import sfen_to_fsf, to_usi, usi_to_uci
+from shogicore.notation import parse_usi, sfen_to_fsf, to_usi, usi_to_uci
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
 from yariboard import fsf
@@ -16,6 +16,7 @@ from yariboard.cli import main
 from yariboard.usi import UsiError
 
 from tests.fsf_support import require_fsf
+from tests.oracles import random_game
 
 YARI = variant_by_name("yari")
 SHOGI = variant_by_name("shogi")
@@ -39,6 +40,43 @@ def perft_counts(argv, depths):
     finally:
         process.stdin.close()
         process.wait(10)
+
+
+def fsf_sfens(argv, commands):
+    """The `Sfen:` lines Fairy-Stockfish prints for each `d` among `commands`."""
+    wanted = sum(1 for c in commands if c == "d")
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        process.stdin.write("".join(c + "\n" for c in commands))
+        process.stdin.flush()
+        sfens = []
+        for line in process.stdout:
+            if line.startswith("Sfen:"):
+                sfens.append(line.split(":", 1)[1].strip())
+                if len(sfens) == wanted:
+                    break
+        return sfens
+    finally:
+        process.stdin.close()
+        process.wait(10)
+
+
+def test_positions_pass_to_fsf_unconverted_promotions_and_hands_included():
+    # Seeded random games (biased to drops, promotions and captures): Fairy-Stockfish must
+    # read the project's USI moves and SFEN as they are and write back the same SFEN.
+    argv = require_fsf()
+    commands, expected = ["usi", "setoption name USI_Variant value yarishogi"], []
+    for seed in (5, 6, 7):
+        start, moves = random_game(seed, max_plies=80)
+        position = Position(YARI, start)
+        for text in moves:
+            position.push(parse_usi(YARI, text))
+        commands += ["position sfen %s moves %s" % (start, " ".join(moves)), "d",
+                     "position sfen " + position.sfen(), "d"]
+        expected += [position.sfen()] * 2
+    assert any("+" in sfen for sfen in expected)
+    assert all(sfen.split()[2] != "-" for sfen in expected)
+    assert fsf_sfens(argv, commands) == expected
 
 
 @pytest.fixture(scope="module")

@@ -325,8 +325,11 @@ class UsiServer:
 def serve(stdin, stdout, variant="shogi"):
     """Run a USI session on two text streams until quit or end of input."""
     def write(line):
-        stdout.write(line + "\n")
-        stdout.flush()
+        try:
+            stdout.write(line + "\n")
+            stdout.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass        # the GUI has gone; the end of its input ends the session
 
     server = UsiServer(write, variant)
     for line in stdin:
