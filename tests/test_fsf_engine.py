@@ -172,6 +172,12 @@ def test_missing_node_says_how_to_get_it(tmp_path):
         fsf.find_node(str(not_node))
 
 
+def test_missing_npm_says_how_to_get_it_and_creates_nothing(tmp_path):
+    with pytest.raises(fsf.EngineMissing, match="npm not found: .*apt install nodejs npm"):
+        fsf.install(root=str(tmp_path / "engines"), npm=str(tmp_path / "no-npm"))
+    assert not (tmp_path / "engines").exists()
+
+
 def test_failing_npm_gives_one_line_and_installs_nothing(tmp_path, capsys):
     npm = tmp_path / "npm"
     npm.write_text("#!/bin/sh\necho 'npm ERR! code E404' >&2\nexit 1\n")

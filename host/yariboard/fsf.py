@@ -25,6 +25,7 @@ FSF_NAMES = ("fsf", "fairy-stockfish")
 NODE_MIN_MAJOR = 16
 NODE_NO_FETCH_FROM = 18
 NODE_HELP = "install Node.js 16 or newer (Debian/Ubuntu: `sudo apt install nodejs npm`) or give --node PATH"
+NPM_HELP = "install it with Node.js (Debian/Ubuntu: `sudo apt install nodejs npm`) or give --npm PATH"
 INSTALL_SECONDS = 600
 
 
@@ -62,7 +63,7 @@ def installed_version(root=None):
 def find_npm(npm=None):
     path = npm or shutil.which("npm")
     if not path or not os.path.isfile(path):
-        raise EngineMissing("npm not found: %s" % NODE_HELP.replace(" or give --node PATH", ""))
+        raise EngineMissing("npm not found: %s" % NPM_HELP)
     return path
 
 
@@ -73,9 +74,10 @@ def install(root=None, npm=None):
     install of the same version is a quick no-op."""
     if installed_version(root) == FSF_VERSION:
         return package_dir(root)
+    npm_path = find_npm(npm)
     prefix = os.path.join(engines_dir(root), "fsf")
     os.makedirs(prefix, exist_ok=True)
-    command = [find_npm(npm), "install", "--prefix", prefix, "--no-audit", "--no-fund",
+    command = [npm_path, "install", "--prefix", prefix, "--no-audit", "--no-fund",
                "--save-exact", "%s@%s" % (FSF_PACKAGE, FSF_VERSION)]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_SECONDS)
