@@ -219,3 +219,26 @@ def test_move_time_uses_the_movers_clock_increment_and_byoyomi():
     assert move_time_ms({"btime": 50, "wtime": 0, "binc": 10000}, BLACK) <= 50
     assert move_time_ms({"movetime": 700}, WHITE) < 700
     assert move_time_ms({"nodes": 10}, BLACK) is None
+
+
+# -- the hooks the server uses on the built-in engine -------------------------------------------
+
+def test_built_in_engine_reports_iterations_obeys_a_node_budget_and_stops_on_request():
+    engine = Engine()
+    reports = []
+    engine.on_progress = lambda side, result: reports.append((side, result))
+    position = Position(YARI, "rnnkbbr/7/ppppppp/7/7/P6/1PPPPPP/7/RBBKNNR w - 2")
+    result = engine.search(position, nodes=3000)
+    assert 3000 <= result.nodes < 3000 + 256       # the budget is checked every 256 nodes
+    assert [r.depth for _, r in reports] == list(range(1, len(reports) + 1))
+    assert {side for side, _ in reports} == {WHITE}
+    assert all(r.pv and r.pv[0] == r.move and position.is_legal(r.move) for _, r in reports)
+    assert reports[-1][1].move == result.move and reports[-1][1].depth == result.depth
+
+    engine.new_game()
+    stop = threading.Event()
+    engine.stop_event = stop
+    engine.on_progress = lambda side, result: stop.set() if result.depth >= 2 else None
+    stopped = engine.search(position, depth=30)
+    # The stop is seen within 256 nodes: a very short next iteration may still complete.
+    assert 2 <= stopped.depth <= 3 and position.is_legal(stopped.move)
