@@ -27,6 +27,8 @@ NODE_NO_FETCH_FROM = 18
 NODE_HELP = "install Node.js 16 or newer (Debian/Ubuntu: `sudo apt install nodejs npm`) or give --node PATH"
 NPM_HELP = "install it with Node.js (Debian/Ubuntu: `sudo apt install nodejs npm`) or give --npm PATH"
 INSTALL_SECONDS = 600
+# Node compiles the 1 MB .wasm at start: about 2-5 s on an idle machine, far more on a busy one.
+STARTUP_SECONDS = 60
 
 
 class EngineMissing(UsiError):
@@ -147,4 +149,4 @@ def open_engine(variant="yari", node=None, root=None, skill=None, nodes=None):
     if skill is not None:
         options["Skill_Level"] = skill
     return UsiEngine(argv[0], variant=variant, args=argv[1:], options=options, nodes=nodes,
-                     name="Fairy-Stockfish " + FSF_VERSION)
+                     name="Fairy-Stockfish " + FSF_VERSION, startup_timeout=STARTUP_SECONDS)

@@ -20,6 +20,8 @@ from yariboard.players import play_game
 from yariboard.usi import UsiEngine
 
 OPENING_PLIES = 2
+# A new Python process importing the engine; generous, for a machine under load.
+STARTUP_SECONDS = 60
 MAX_PLIES = 200
 
 
@@ -31,7 +33,7 @@ def builtin_usi_argv():
 def open_builtin(variant, nodes):
     argv = builtin_usi_argv()
     return UsiEngine(argv[0], variant=variant, args=argv[1:], nodes=nodes,
-                     name="built-in (USI)")
+                     name="built-in (USI)", startup_timeout=STARTUP_SECONDS)
 
 
 def openings(variant, count, seed, plies=OPENING_PLIES):
