@@ -17,17 +17,11 @@ from shogicore.notation import parse_usi, sfen_to_fsf, to_usi, usi_to_uci
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
 from yariboard.engine import Engine
-from yariboard.match import builtin_usi_argv
-from yariboard.usi import UsiEngine
+from yariboard.match import builtin_usi_argv, open_builtin
 from yariboard.usi_server import UsiServer, move_time_ms, parse_go
 
 YARI = variant_by_name("yari")
 SHOGI = variant_by_name("shogi")
-
-
-def open_builtin(variant, nodes=None):
-    argv = builtin_usi_argv()
-    return UsiEngine(argv[0], variant=variant, args=argv[1:], nodes=nodes)
 
 
 def transcript(commands, timeout=60):
@@ -65,7 +59,7 @@ def test_adapter_drives_the_built_in_engine_in_yari_and_agrees_with_it_in_proces
 def test_adapter_plays_standard_shogi_with_the_built_in_engine_at_a_time_limit():
     board = shogi.Board()
     position = Position(SHOGI)
-    with open_builtin("shogi") as engine:
+    with open_builtin("shogi", None) as engine:
         for _ in range(6):
             result = engine.search(position, time_limit=0.2)
             text = to_usi(SHOGI, result.move)
