@@ -6,7 +6,6 @@ commands that need timing (infinite, stop, ponder). Moves it names are checked w
 independent oracles (python-shogi for shogi, pyffish for Yari).
 """
 import subprocess
-import sys
 import threading
 
 import pyffish
