@@ -86,7 +86,7 @@ def test_transcript_handshake_options_errors_and_moves():
         "position startpos moves 7g7f 7g7f",
         "position sfen not-a-position",
         "go depth two",
-        "position sfen rnnkb1r/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1",
+        "position sfen " + YARI.handicaps["rook"],
         "go nodes 500",
         "setoption name USI_Variant value shogi",
         "position startpos",
