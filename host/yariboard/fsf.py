@@ -63,8 +63,8 @@ def installed_version(root=None):
 
 
 def find_npm(npm=None):
-    path = npm or shutil.which("npm")
-    if not path or not os.path.isfile(path):
+    path = shutil.which(npm or "npm")
+    if path is None:
         raise EngineMissing("npm not found: %s" % NPM_HELP)
     return path
 
@@ -86,7 +86,9 @@ def install(root=None, npm=None):
     except (OSError, subprocess.TimeoutExpired) as e:
         raise UsiError("npm install of %s failed: %s" % (FSF_PACKAGE, e))
     if done.returncode != 0:
-        lines = [line for line in (done.stderr or done.stdout).splitlines() if "ERR" in line]
+        # npm marks its error lines "npm ERR!" (npm 6-9) or "npm error" (npm 10 on).
+        lines = [line for line in (done.stderr or done.stdout).splitlines()
+                 if line.lower().startswith(("npm err", "npm error"))]
         raise UsiError("npm install of %s@%s failed (exit %d): %s"
                        % (FSF_PACKAGE, FSF_VERSION, done.returncode,
                           " ".join(lines[-3:]) or "no message"))
