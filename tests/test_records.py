@@ -77,9 +77,11 @@ def test_kif_round_trips_standard_shogi():
         assert back.same_game(game), game
 
 
-def test_kif_refuses_yari_with_a_clear_message():
-    with pytest.raises(RecordError, match="standard shogi"):
-        exports.export_games([random_record(1)], "kif")
+def test_kif_refuses_a_set_up_start_with_a_clear_message():
+    game = random_record(1, max_plies=0)
+    game.start_sfen = game.start_sfen.replace(" b ", " w ")
+    with pytest.raises(RecordError, match="even start or a named handicap"):
+        exports.export_games([game], "kif")
 
 
 def test_python_shogi_and_cshogi_read_our_kif_as_the_same_game():

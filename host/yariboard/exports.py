@@ -1,4 +1,4 @@
-"""Game record files: PGN-like text (Hodges + USI/SFEN), KIF (standard shogi), JSON.
+"""Game record files: PGN-like text (Hodges + USI/SFEN), KIF and CSA (own modules), JSON.
 
 Writers take GameRecords; readers return GameRecords after replaying every move through the
 rules core. Anything a reader cannot accept raises RecordError whose message starts with
@@ -6,23 +6,23 @@ rules core. Anything a reader cannot accept raises RecordError whose message sta
 Each format carries every field of a record, so export then import gives the same game.
 """
 import bisect
-import datetime
 import json
 import json.decoder
 import json.scanner
 import re
 
 from shogicore.errors import MoveError
-from shogicore.move import drop_kind, is_drop, is_promotion, make_move, move_from, move_to
 from shogicore.notation import parse_hodges, to_hodges, to_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
+from yariboard import csa, kif
 from yariboard.records import (GameRecord, MoveRecord, RecordError, parse_stamp, replay,
-                               stamp, start_sfen_for)
+                               start_sfen_for)
 
-FORMATS = ("pgn", "kif", "json")
-EXTENSIONS = {".pgn": "pgn", ".txt": "pgn", ".kif": "kif", ".kifu": "kif", ".json": "json"}
+FORMATS = ("pgn", "kif", "csa", "json")
+EXTENSIONS = {".pgn": "pgn", ".txt": "pgn", ".kif": "kif", ".kifu": "kif", ".json": "json",
+              ".csa": "csa"}
 
 
 def format_for_path(path, explicit=None):
@@ -37,12 +37,12 @@ def format_for_path(path, explicit=None):
 
 
 def export_games(records, fmt):
-    writer = {"pgn": write_pgn, "kif": write_kif, "json": write_json}[fmt]
+    writer = {"pgn": write_pgn, "kif": kif.write_kif, "csa": csa.write_csa, "json": write_json}[fmt]
     return writer(records)
 
 
 def import_games(text, fmt):
-    reader = {"pgn": read_pgn, "kif": read_kif, "json": read_json}[fmt]
+    reader = {"pgn": read_pgn, "kif": kif.read_kif, "csa": csa.read_csa, "json": read_json}[fmt]
     return reader(text)
 
 
@@ -227,234 +227,6 @@ def _validated(record, line, move_lines=None):
             line = move_lines[int(match.group(1)) - 1]
         raise _at_line(line, error)
     return record
-
-
-# -- KIF (standard shogi) ------------------------------------------------------------------
-
-KIF_PIECES = {"P": "歩", "L": "香", "N": "桂", "S": "銀", "G": "金", "B": "角", "R": "飛",
-              "K": "玉", "+P": "と", "+L": "成香", "+N": "成桂", "+S": "成銀", "+B": "馬",
-              "+R": "龍"}
-KIF_PIECE_ALIASES = {"王": "K", "竜": "+R", "杏": "+L", "圭": "+N", "全": "+S"}
-SYMBOL_OF_KIF = dict({name: symbol for symbol, name in KIF_PIECES.items()}, **KIF_PIECE_ALIASES)
-FULL_WIDTH = "１２３４５６７８９"
-KANJI = "一二三四五六七八九"
-KIF_DATE = "%Y/%m/%d %H:%M:%S"
-KIF_MOVE_HEADER = "手数----指手---------消費時間--"
-SIDE_NAMES = {"black": "先手", "white": "後手"}
-# How the game ended, as the word KIF writes in the move column after the last move.
-KIF_ENDINGS = {"mate": "詰み", "resignation": "投了", "repetition": "千日手",
-               "perpetual-check": "連続王手の千日手", "illegal-move": "反則負け",
-               "adjudication": "判定"}
-KIF_IMPASSE_WIN, KIF_IMPASSE_DRAW, KIF_SUSPENDED = "入玉勝ち", "持将棋", "中断"
-KIF_MOVE_RE = re.compile(
-    r"^\s*(\d+)\s+(?:(同\s*|[１-９][一二三四五六七八九])(成香|成桂|成銀|[歩香桂銀金角飛玉王と杏圭全馬龍竜])"
-    r"(打|成|不成)?(?:\((\d)(\d)\))?|(\S+))\s*(?:\(\s*(\d+):(\d\d)\s*/\s*[\d:]+\s*\))?\s*$")
-KIF_RESULT_RE = re.compile(r"^まで、?(\d+)手で(?:(先手|後手|下手|上手)の\S*?(勝ち|負け)|(千日手|持将棋|引き分け|中断))?")
-
-
-def write_kif(records):
-    return "\n".join(_kif_game(record) for record in records)
-
-
-def _kif_game(record):
-    if record.variant != "shogi" or record.start_sfen != variant_by_name("shogi").start_sfen:
-        raise RecordError("game %s: KIF holds standard shogi from the even start only; "
-                          "use pgn or json" % (record.id or "?"))
-    lines = [
-        "# KIF (yariboard); times are UTC",
-        "開始日時：%s" % parse_stamp(record.date).strftime(KIF_DATE),
-        "手合割：平手",
-        "先手：%s" % record.black,
-        "後手：%s" % record.white,
-        "対局モード：%s" % record.mode,
-        KIF_MOVE_HEADER,
-    ]
-    variant = variant_by_name("shogi")
-    used = [0, 0]
-    previous = [parse_stamp(record.date), None]  # time of the last move, its destination
-
-    def add(index, position, move):
-        when = parse_stamp(record.moves[index].at)
-        spent = int((when - previous[0]).total_seconds())
-        used[position.side] += spent
-        text = _kif_move(variant, position, move, previous[1])
-        lines.append("%4d %s   (%2d:%02d/%s)" % (index + 1, _pad(text, 14), spent // 60, spent % 60,
-                                              _hms(used[position.side])))
-        previous[0], previous[1] = when, move_to(move)
-
-    replay(record, add)
-    plies = len(record.moves)
-    if record.reason:
-        if record.reason == "impasse":
-            word = KIF_IMPASSE_DRAW if record.winner == "draw" else KIF_IMPASSE_WIN
-        else:
-            word = KIF_ENDINGS[record.reason]
-        lines.append("%4d %s" % (plies + 1, word))
-        if record.winner == "draw":
-            outcome = {"repetition": "千日手", "impasse": "持将棋"}.get(record.reason, "引き分け")
-        else:
-            outcome = "%sの勝ち" % SIDE_NAMES[record.winner]
-        lines.append("まで%d手で%s" % (plies, outcome))
-    else:
-        lines.append("%4d %s" % (plies + 1, KIF_SUSPENDED))
-    return "\n".join(lines) + "\n"
-
-
-def _pad(text, width):
-    """Pad to a display width (full-width characters count twice), as KIF readers align."""
-    shown = sum(1 if ord(c) < 0x80 else 2 for c in text)
-    return text + " " * max(0, width - shown)
-
-
-def _hms(seconds):
-    return "%02d:%02d:%02d" % (seconds // 3600, seconds // 60 % 60, seconds % 60)
-
-
-def _kif_move(variant, position, move, last_to):
-    to = move_to(move)
-    if last_to == to:
-        where = "同　"
-    else:
-        where = FULL_WIDTH[variant.file_of(to) - 1] + KANJI[variant.rank_of(to) - 1]
-    if is_drop(move):
-        return where + KIF_PIECES[variant.symbol(drop_kind(move))] + "打"
-    frm = move_from(move)
-    kind = position.piece_at(frm) & 15
-    text = where + KIF_PIECES[variant.symbol(kind)]
-    if is_promotion(move):
-        text += "成"
-    # A declined promotion is left unmarked: "不成" is optional in KIF and some readers reject it.
-    return text + "(%d%d)" % (variant.file_of(frm), variant.rank_of(frm))
-
-
-def read_kif(text):
-    """One game in KIF (a file holds one game). Times are read as UTC."""
-    record = GameRecord(variant="shogi")
-    variant = variant_by_name("shogi")
-    record.start_sfen = variant.start_sfen
-    position = Position(variant, record.start_sfen)
-    start, clock, last_to = None, None, None
-    ending = None
-    move_lines = []
-    in_moves = False
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip().lstrip("\ufeff")
-        if not line or line.startswith("#") or line.startswith("*") or line.startswith("&"):
-            continue
-        if not in_moves:
-            if line.startswith("手数"):
-                in_moves = True
-                continue
-            key, colon, value = line.partition("：")
-            if not colon:
-                raise _at_line(number, "expected a 'key：value' header or the move table")
-            value = value.strip()
-            if key == "開始日時":
-                try:
-                    start = datetime.datetime.strptime(value, KIF_DATE).replace(
-                        tzinfo=datetime.timezone.utc)
-                except ValueError:
-                    raise _at_line(number, "bad start date %r (expected YYYY/MM/DD HH:MM:SS)" % value)
-                record.date = clock = stamp(start)
-            elif key == "手合割" and value != "平手":
-                raise _at_line(number, "only even games (手合割：平手) are read from KIF, not %r" % value)
-            elif key in ("先手", "下手"):
-                record.black = value
-            elif key in ("後手", "上手"):
-                record.white = value
-            elif key == "対局モード":
-                record.mode = value
-            elif key in ("先手の持駒", "後手の持駒", "手番"):
-                raise _at_line(number, "KIF from a set-up position is not supported")
-            continue
-        result = KIF_RESULT_RE.match(line)
-        if result:
-            if ending is None:
-                raise _at_line(number, "result line without an ending word before it")
-            side, outcome, draw = result.group(2, 3, 4)
-            if draw == "中断":
-                record.winner = record.reason = ""
-            elif draw:
-                record.winner = "draw"
-            elif side:
-                first = side in ("先手", "下手")
-                record.winner = "black" if first == (outcome == "勝ち") else "white"
-            continue
-        match = KIF_MOVE_RE.match(line)
-        if not match:
-            raise _at_line(number, "unreadable move line %r" % line[:40])
-        if ending is not None:
-            raise _at_line(number, "move after the game ended")
-        if int(match.group(1)) != len(record.moves) + 1:
-            raise _at_line(number, "move number %s, expected %d" % (match.group(1), len(record.moves) + 1))
-        if match.group(7):
-            ending = _kif_ending(match.group(7), position, number)
-            record.reason, record.winner = ending
-            continue
-        if start is None:
-            raise _at_line(number, "missing 開始日時 (start date) header")
-        move = _kif_parse_move(variant, position, match, last_to, number)
-        if match.group(8) is not None:
-            clock = stamp(parse_stamp(clock) + datetime.timedelta(
-                minutes=int(match.group(8)), seconds=int(match.group(9))))
-        record.moves.append(MoveRecord(to_usi(variant, move), clock))
-        move_lines.append(number)
-        position.push(move)
-        last_to = move_to(move)
-    if not in_moves:
-        raise RecordError("line %d: no move table (the '手数----指手' line) found"
-                          % (len(text.splitlines()) or 1))
-    if start is None:
-        raise RecordError("line 1: missing 開始日時 (start date) header")
-    return [_validated(record, 1, move_lines)]
-
-
-def _kif_ending(word, position, line):
-    """(reason, winner) for a KIF ending word; the `まで` line, if any, may restate the winner."""
-    mover = "black" if position.side == BLACK else "white"
-    other = "white" if mover == "black" else "black"
-    if word == KIF_SUSPENDED:
-        return "", ""
-    if word in (KIF_IMPASSE_WIN, "入玉宣言"):
-        return "impasse", mover
-    if word == KIF_IMPASSE_DRAW:
-        return "impasse", "draw"
-    for reason, kif_word in KIF_ENDINGS.items():
-        if word == kif_word:
-            if reason == "repetition":
-                return reason, "draw"
-            if reason == "perpetual-check":
-                return reason, mover
-            return reason, other
-    raise _at_line(line, "unknown ending %r" % word)
-
-
-def _kif_parse_move(variant, position, match, last_to, line):
-    where, piece, action, from_file, from_rank = match.group(2, 3, 4, 5, 6)
-    if where.startswith("同"):
-        if last_to is None:
-            raise _at_line(line, "同 (same square) on the first move")
-        to = last_to
-    else:
-        to = variant.square(FULL_WIDTH.index(where[0]) + 1, KANJI.index(where[1]) + 1)
-    symbol = SYMBOL_OF_KIF[piece]
-    if action == "打":
-        if from_file:
-            raise _at_line(line, "a drop has no origin square")
-        candidates = [m for m in position.legal_moves()
-                      if is_drop(m) and move_to(m) == to and variant.symbol(drop_kind(m)) == symbol]
-    else:
-        if not from_file:
-            raise _at_line(line, "a move needs its origin square, as (77)")
-        frm = variant.square(int(from_file), int(from_rank))
-        if variant.symbol(position.piece_at(frm) & 15) != symbol:
-            raise _at_line(line, "no %s on %s%s" % (piece, from_file, from_rank))
-        move = make_move(frm, to, action == "成")
-        candidates = [move] if position.is_legal(move) else []
-    if not candidates:
-        raise _at_line(line, "move %d %r is not legal here" % (len(position.moves()) + 1,
-                                                              match.group(0).strip()))
-    return candidates[0]
 
 
 # -- JSON ----------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from shogicore.notation import to_hodges
-from yariboard import exports
+from yariboard import exports, kif
 from yariboard.commands.common import add_db_option, fail, open_archive
 from yariboard.records import RecordError, replay
 from yariboard.view import ViewState, render
@@ -28,15 +28,16 @@ def register(subparsers):
     show.add_argument("--ply", type=int, default=None, help="show the position after this many moves")
     show.set_defaults(func=show_game)
 
-    export = actions.add_parser("export", help="write games as PGN-like text, KIF or JSON")
+    export = actions.add_parser("export", help="write games as PGN-like text, KIF, CSA or JSON")
     add_db_option(export)
     export.add_argument("ids", type=int, nargs="*", help="game numbers (default: every game)")
     export.add_argument("-o", "--output", help="file to write (default: standard output)")
     export.add_argument("--format", choices=exports.FORMATS,
-                        help="pgn, kif (standard shogi only) or json; default from the file name, else pgn")
+                        help="pgn, kif (.kif Shift_JIS, .kifu UTF-8), csa (standard shogi) or json; "
+                             "default from the file name, else pgn")
     export.set_defaults(func=export_games)
 
-    importing = actions.add_parser("import", help="read games from a PGN-like, KIF or JSON file")
+    importing = actions.add_parser("import", help="read games from a PGN-like, KIF, CSA or JSON file")
     add_db_option(importing)
     importing.add_argument("file", help="file to read")
     importing.add_argument("--format", choices=exports.FORMATS, help="default: from the file name")
@@ -109,8 +110,14 @@ def export_games(args):
     except RecordError as error:
         return fail(str(error))
     if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
+        encoding = kif.encoding_for(args.output) if fmt == "kif" else "utf-8"
+        try:
+            data = text.encode(encoding)
+        except UnicodeEncodeError as error:
+            return fail("%r cannot be written in Shift_JIS, which .kif files use; "
+                        "name the file .kifu to write UTF-8" % error.object[error.start:error.end])
+        with open(args.output, "wb") as out:
+            out.write(data)
         print("wrote %d game(s) to %s" % (len(records), args.output), file=sys.stderr)
     else:
         sys.stdout.write(text)
