@@ -14,7 +14,9 @@ import platformdirs
 from yariboard.records import GameRecord, MoveRecord, check_headers, now_stamp
 
 DB_ENV = "YARIBOARD_DB"
-SCHEMA_VERSION = 1
+# 1: games and moves. 2: adds the analyses tables; an archive of version 1 gains them the
+# first time it is opened (CREATE TABLE IF NOT EXISTS below), its games untouched.
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -35,6 +37,20 @@ CREATE TABLE IF NOT EXISTS moves (
     ply         INTEGER NOT NULL,
     usi         TEXT NOT NULL,
     at          TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id     INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    engine      TEXT NOT NULL,
+    budget      TEXT NOT NULL,
+    at          TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS analysis_plies (
+    game_id     INTEGER NOT NULL REFERENCES analyses(game_id) ON DELETE CASCADE,
+    ply         INTEGER NOT NULL,
+    score       INTEGER NOT NULL,
+    mate        INTEGER,
+    best        TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 """
@@ -137,6 +153,7 @@ class Archive:
         """Keep only the first `plies` moves (the board took moves back)."""
         with self.transaction():
             self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>?", (game_id, plies))
+            self.db.execute("DELETE FROM analyses WHERE game_id=?", (game_id,))  # now stale
 
     def finish(self, game_id, winner, reason):
         record = self.game(game_id)
@@ -195,6 +212,31 @@ class Archive:
 
     def ids(self):
         return [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY id")]
+
+    # -- analyses (see analysis.py) ------------------------------------------------------
+
+    def store_analysis(self, game_id, engine, budget, at, plies):
+        """Store a game's analysis, replacing any earlier one; `plies` are (ply, score,
+        mate, best) rows, score and mate from Black's point of view."""
+        with self.transaction():
+            if self.db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is None:
+                raise ArchiveError("no game %d in the archive" % game_id)
+            self.db.execute("DELETE FROM analyses WHERE game_id=?", (game_id,))
+            self.db.execute("INSERT INTO analyses (game_id, engine, budget, at) VALUES (?,?,?,?)",
+                            (game_id, engine, budget, at))
+            self.db.executemany(
+                "INSERT INTO analysis_plies (game_id, ply, score, mate, best) VALUES (?,?,?,?,?)",
+                [(game_id,) + tuple(row) for row in plies])
+
+    def analysis_rows(self, game_id):
+        """(engine, budget, at, [(ply, score, mate, best), ...]) or None when not analysed."""
+        head = self.db.execute("SELECT engine, budget, at FROM analyses WHERE game_id=?",
+                               (game_id,)).fetchone()
+        if head is None:
+            return None
+        rows = self.db.execute("SELECT ply, score, mate, best FROM analysis_plies WHERE game_id=?"
+                               " ORDER BY ply", (game_id,)).fetchall()
+        return head + (rows,)
 
 
 def _record_from_row(row):

@@ -90,7 +90,7 @@ def handicap_squares(start_sfen):
 
 def write_csa(records, comments=None):
     """CSA text; `comments(record)` may give {ply: [lines]} written as `'` comments."""
-    return "/\n".join(_game(record, comments(record) if comments else {}) for record in records)
+    return "/\n".join(_game(record, (comments and comments(record)) or {}) for record in records)
 
 
 def _game(record, notes):

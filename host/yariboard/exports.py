@@ -16,7 +16,7 @@ from shogicore.notation import parse_hodges, to_hodges, to_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
-from yariboard import csa, kif
+from yariboard import analysis, csa, kif
 from yariboard.records import (GameRecord, MoveRecord, RecordError, parse_stamp, replay,
                                start_sfen_for)
 
@@ -36,9 +36,19 @@ def format_for_path(path, explicit=None):
                       % (path, ", ".join(FORMATS)))
 
 
-def export_games(records, fmt):
+def export_games(records, fmt, analyses=None):
+    """The records as text; `analyses` ({game id: analysis.Analysis}) adds their comments."""
+    analyses = analyses or {}
+    render = {"pgn": analysis.pgn_comments, "kif": analysis.kif_comments,
+              "csa": lambda record, result: {ply: [text] for ply, text
+                                             in analysis.pgn_comments(record, result).items()},
+              "json": analysis.json_fields}[fmt]
+
+    def comments(record):
+        return render(record, analyses[record.id]) if record.id in analyses else None
+
     writer = {"pgn": write_pgn, "kif": kif.write_kif, "csa": csa.write_csa, "json": write_json}[fmt]
-    return writer(records)
+    return writer(records, comments)
 
 
 def import_games(text, fmt):
@@ -71,15 +81,16 @@ TOKEN_RE = re.compile(r"\{[^}]*\}|[^\s{]+")
 MOVE_NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
 
 
-def write_pgn(records):
-    return "\n".join(_pgn_game(record) for record in records)
+def write_pgn(records, comments=None):
+    """`comments(record)` may give {ply: text}, written as a `{...}` after the move's time."""
+    return "\n".join(_pgn_game(record, (comments and comments(record)) or {}) for record in records)
 
 
 def _pgn_escape(value):
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _pgn_game(record):
+def _pgn_game(record, notes):
     tokens = []
     black_first = Position(variant_by_name(record.variant), record.start_sfen).side == BLACK
 
@@ -89,6 +100,8 @@ def _pgn_game(record):
             tokens.append("%d." % number if position.side == BLACK else "%d. ..." % number)
         tokens.append(to_hodges(position, move))
         tokens.append("{%s}" % record.moves[index].at)
+        if index + 1 in notes:
+            tokens.append("{%s}" % notes[index + 1].replace("}", ")"))
 
     replay(record, add)
     tags = {
@@ -184,6 +197,8 @@ def _pgn_record(tags, body, first_line):
         for token in TOKEN_RE.findall(line):
             if result_seen is not None:
                 raise _at_line(number, "text after the result %r" % result_seen)
+            if token.startswith("{[%"):
+                continue  # an analysis comment ({[%eval ...] ...}), not a time
             if token.startswith("{"):
                 if not record.moves:
                     raise _at_line(number, "comment %s before the first move" % token)
@@ -237,16 +252,23 @@ HEADER_FIELDS = ("variant", "start_sfen", "black", "white", "date", "handicap", 
                  "winner", "reason")
 
 
-def write_json(records):
-    """Indented JSON with one move object per line (diffable; errors name a useful line)."""
+def write_json(records, comments=None):
+    """Indented JSON with one move object per line (diffable; errors name a useful line).
+
+    `comments(record)` may give (header, {ply: fields}): an "analysis" object for the game
+    and fields added to each move (eval, loss, mark, best; see analysis.json_fields)."""
     games = []
     for record in records:
         hodges = []
         replay(record, lambda index, position, move: hodges.append(to_hodges(position, move)))
         fields = ['   %s: %s' % (json.dumps(name), json.dumps(getattr(record, name), ensure_ascii=False))
                   for name in HEADER_FIELDS]
-        moves = ['    %s' % json.dumps({"usi": m.usi, "hodges": h, "at": m.at}, ensure_ascii=False)
-                 for m, h in zip(record.moves, hodges)]
+        header, extra = (comments and comments(record)) or (None, {})
+        if header:
+            fields.append('   "analysis": %s' % json.dumps(header, ensure_ascii=False))
+        moves = ['    %s' % json.dumps(dict({"usi": m.usi, "hodges": h, "at": m.at}, **extra.get(ply, {})),
+                                       ensure_ascii=False)
+                 for ply, (m, h) in enumerate(zip(record.moves, hodges), 1)]
         fields.append('   "moves": [' + ("\n" + ",\n".join(moves) + "\n   ]" if moves else "]"))
         games.append("  {\n" + ",\n".join(fields) + "\n  }")
     return ('{\n "format": %s,\n "version": %d,\n "games": [%s]\n}\n'

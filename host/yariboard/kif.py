@@ -109,7 +109,7 @@ def handicap_name(record):
 
 def write_kif(records, comments=None):
     """KIF text of the records. `comments(record)` may give {ply: [lines]} to add as `*` lines."""
-    return "\n".join(_game(record, comments(record) if comments else {}) for record in records)
+    return "\n".join(_game(record, (comments and comments(record)) or {}) for record in records)
 
 
 def _game(record, notes):

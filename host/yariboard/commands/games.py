@@ -6,7 +6,8 @@ from rich.console import Console
 from rich.table import Table
 
 from shogicore.notation import to_hodges
-from yariboard import exports, kif
+from yariboard import analysis, exports, kif
+from yariboard.commands import analyse as analyse_command
 from yariboard.commands.common import add_db_option, fail, open_archive
 from yariboard.records import RecordError, replay
 from yariboard.view import ViewState, render
@@ -43,6 +44,8 @@ def register(subparsers):
     importing.add_argument("--format", choices=exports.FORMATS, help="default: from the file name")
     importing.set_defaults(func=import_games)
 
+    analyse_command.register(actions)
+
 
 RESULT_SHORT = {"black": "1-0", "white": "0-1", "draw": "½-½", "": "*"}
 
@@ -69,6 +72,7 @@ def show_game(args):
             record = archive.game(args.id)
         except KeyError as error:
             return fail(error.args[0])
+        stored = analysis.load(archive, args.id)
     plies = len(record.moves) if args.ply is None else max(0, min(args.ply, len(record.moves)))
     hodges, first_side = [], []
 
@@ -94,6 +98,7 @@ def show_game(args):
     for index, (text, entry) in enumerate(zip(full, record.moves), 1):
         table.add_row(str(index), text, entry.usi, entry.at)
     console.print(table)
+    analyse_command.show_analysis(console, record, stored)
     return 0
 
 
@@ -105,8 +110,9 @@ def export_games(args):
             records = [archive.game(game_id) for game_id in ids]
         except KeyError as error:
             return fail(error.args[0])
+        analyses = {record.id: analysis.load(archive, record.id) for record in records}
     try:
-        text = exports.export_games(records, fmt)
+        text = exports.export_games(records, fmt, {k: v for k, v in analyses.items() if v})
     except RecordError as error:
         return fail(str(error))
     if args.output:
