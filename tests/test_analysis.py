@@ -227,3 +227,21 @@ def test_fairy_stockfish_finds_the_lost_bishop(tmp_path):
     notes = analysis.move_notes(record, result)
     assert notes[3].mark == "blunder" and notes[3].best in RECAPTURES
     assert result.evaluations[-1].score > 500
+
+
+def test_without_matplotlib_the_plot_says_how_to_get_it(tmp_path):
+    blocker = tmp_path / "blocked" / "matplotlib"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text("raise ImportError('No module named matplotlib')\n")
+    db = str(tmp_path / "a.sqlite3")
+    with Archive(db) as archive:
+        archive.store_all([record_of(BLUNDER_GAME)])
+    env = dict(os.environ, YARIBOARD_DB=db, PYTHONPATH=str(tmp_path / "blocked"))
+    done = subprocess.run([sys.executable, "-m", "yariboard.cli", "games", "analyse", "1",
+                           "--plot", str(tmp_path / "x.png")], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().count("\n") == 0
+    assert "pip install 'yariboard[plot]'" in done.stderr
+    with Archive(db) as archive:
+        assert archive.analysis_rows(1) is None   # refused before any search was made
