@@ -182,8 +182,8 @@ def load(archive, game_id):
 # -- comments for the exports --------------------------------------------------------------
 
 
-def comment_text(note, best_text):
-    parts = ["eval %s" % describe_score(note.after)]
+def comment_text(note, best_text, with_eval=True):
+    parts = ["eval %s" % describe_score(note.after)] if with_eval else []
     if note.mark:
         parts.append("%s (-%d)" % (note.mark, note.loss))
     if note.best:
@@ -195,7 +195,8 @@ def pgn_comments(record, analysis):
     """{ply: text} for the PGN-like writer: `[%eval ...] mark, best Hodges`."""
     notes = move_notes(record, analysis)
     hodges = _best_in(record, notes, to_hodges)
-    return {note.ply: "[%%eval %s] %s" % (describe_score(note.after), comment_text(note, hodges[note.ply]))
+    return {note.ply: ("[%%eval %s] %s" % (describe_score(note.after),
+                                            comment_text(note, hodges[note.ply], with_eval=False))).strip()
             for note in notes}
 
 
