@@ -1,7 +1,9 @@
 """`yariboard` command line: one subcommand module per concern, each with `register()`."""
 import argparse
 import importlib
+import os
 import sys
+from importlib import metadata
 
 from yariboard.commands.common import add_db_option
 
@@ -16,11 +18,20 @@ COMMAND_MODULES = (
 )
 
 
+def version():
+    """The installed package's version (pyproject.toml is its one source)."""
+    try:
+        return metadata.version("yariboard")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="yariboard",
         description="Yari Board: rules, engine, game archive and board link for Yari Shogi.",
     )
+    parser.add_argument("--version", action="version", version="yariboard " + version())
     add_db_option(parser, top_level=True)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -34,7 +45,12 @@ def main(argv=None):
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return args.func(args) or 0
+    try:
+        return args.func(args) or 0
+    except BrokenPipeError:
+        # the reader left early (`yariboard legal | head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

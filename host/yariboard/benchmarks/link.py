@@ -26,9 +26,9 @@ PLIES = {"real": 20, "virtual": 60}
 def measure(clock, plies, seed=3):
     """Latencies (ms) of `plies` quiet moves played by hand on a simulated board."""
     rng = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="yariboard-bench-link-")
     latencies = []
-    with SimRig(work + "/flash", clock=clock) as rig:
+    with tempfile.TemporaryDirectory(prefix="yariboard-bench-link-") as work, \
+            SimRig(work + "/flash", clock=clock, log_dir=work) as rig:
         archive = Archive(work + "/games.sqlite3")
         link = Link(finder=rig.ports)
         recorder = Recorder(link, archive)
