@@ -2,10 +2,12 @@
 import argparse
 import importlib
 import os
+import sqlite3
 import sys
 from importlib import metadata
 
-from yariboard.commands.common import add_db_option
+from yariboard.archive import ArchiveError, default_path, unreadable
+from yariboard.commands.common import add_db_option, fail
 
 # Each module defines register(subparsers) and sets `func` on its parsers.
 COMMAND_MODULES = (
@@ -47,6 +49,11 @@ def main(argv=None):
         return 2
     try:
         return args.func(args) or 0
+    except ArchiveError as error:
+        return fail(str(error))
+    except sqlite3.DatabaseError as error:
+        # damage that only shows past the checks made on opening
+        return fail(str(unreadable(getattr(args, "db", None) or default_path(), error)))
     except BrokenPipeError:
         # the reader left early (`yariboard legal | head`): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -44,7 +44,7 @@ def measure(clock, plies, seed=3):
             lift, place = hand_actions(position, move)
             rig.act(lift)
             rig.wait(touch_ms)
-            stored = archive.move_count(recorder.game_id)
+            stored = recorder.stored_count()
             if clock == "virtual":
                 rig.board.send_commands([place])
                 rig.board.sync()
@@ -54,7 +54,7 @@ def measure(clock, plies, seed=3):
             else:
                 start = time.perf_counter()
                 rig.board.send_commands([place])
-            while archive.move_count(recorder.game_id) == stored:
+            while recorder.stored_count() == stored:
                 recorder.step(0.0005)
             latencies.append((time.perf_counter() - start) * 1000.0)
             position.push(move)

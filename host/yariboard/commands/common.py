@@ -13,8 +13,9 @@ def add_db_option(parser, top_level=False):
         help="game archive (SQLite file); default $%s, else the user data directory" % DB_ENV)
 
 
-def open_archive(args):
-    return Archive(getattr(args, "db", None))
+def open_archive(args, readonly=False):
+    """The archive of `--db` (else the default); `readonly` for commands that only read."""
+    return Archive(getattr(args, "db", None), readonly=readonly)
 
 
 def fail(message):

@@ -1,4 +1,7 @@
-"""`yariboard games list | show | export | import`: the game archive from the command line."""
+"""`yariboard games list | show | export | import | delete`: the game archive from the command line.
+
+list, show and export only read: they take no lock, so they work while a game is being
+recorded."""
 import dataclasses
 import sys
 
@@ -36,7 +39,13 @@ def register(subparsers):
                         help="pgn, kif (standard shogi only) or json; default from the file name, else pgn")
     export.set_defaults(func=export_games)
 
-    importing = actions.add_parser("import", help="read games from a PGN-like, KIF or JSON file")
+    deleting = actions.add_parser("delete", help="remove games from the archive")
+    add_db_option(deleting)
+    deleting.add_argument("ids", type=int, nargs="+", help="game numbers (from `games list`)")
+    deleting.set_defaults(func=delete_games)
+
+    importing = actions.add_parser("import", help="read games from a PGN-like, KIF or JSON file; "
+                                                  "games the archive already has are skipped")
     add_db_option(importing)
     importing.add_argument("file", help="file to read")
     importing.add_argument("--format", choices=exports.FORMATS, help="default: from the file name")
@@ -47,7 +56,7 @@ RESULT_SHORT = {"black": "1-0", "white": "0-1", "draw": "½-½", "": "*"}
 
 
 def list_games(args):
-    with open_archive(args) as archive:
+    with open_archive(args, readonly=True) as archive:
         games = archive.summaries()
     if not games:
         print("no games in %s" % (getattr(args, "db", None) or "the archive"))
@@ -63,7 +72,7 @@ def list_games(args):
 
 
 def show_game(args):
-    with open_archive(args) as archive:
+    with open_archive(args, readonly=True) as archive:
         try:
             record = archive.game(args.id)
         except KeyError as error:
@@ -98,7 +107,7 @@ def show_game(args):
 
 def export_games(args):
     fmt = args.format or (exports.format_for_path(args.output) if args.output else "pgn")
-    with open_archive(args) as archive:
+    with open_archive(args, readonly=True) as archive:
         ids = args.ids or archive.ids()
         try:
             records = [archive.game(game_id) for game_id in ids]
@@ -126,8 +135,21 @@ def import_games(args):
     except (OSError, RecordError) as error:
         return fail("%s: %s" % (args.file, error))
     with open_archive(args) as archive:
-        ids = archive.store_all(records)
-    print("imported %d game(s): %s" % (len(ids), " ".join(map(str, ids))))
+        added, present = archive.import_all(records)
+    print("imported %d game(s): %s" % (len(added), " ".join(map(str, added))))
+    if present:
+        print("already in the archive, skipped: %s" % " ".join(map(str, present)))
+    return 0
+
+
+def delete_games(args):
+    """All the named games go, or none when one of them is not in the archive."""
+    with open_archive(args) as archive:
+        try:
+            archive.delete(args.ids)
+        except KeyError as error:
+            return fail(error.args[0])
+    print("deleted %d game(s): %s" % (len(args.ids), " ".join(map(str, args.ids))))
     return 0
 
 
