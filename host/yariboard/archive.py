@@ -65,6 +65,10 @@ def unreadable(path, error):
         "choose another --db" % (path, error))
 
 
+def _size(path):
+    return os.path.getsize(path) if os.path.exists(path) else 0
+
+
 def _is_busy(error):
     return isinstance(error, sqlite3.OperationalError) and (
         "locked" in str(error) or "busy" in str(error))
@@ -112,18 +116,17 @@ class Archive:
         tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         check = self.db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
-            raise sqlite3.DatabaseError(check)
+            raise sqlite3.DatabaseError(check.splitlines()[0])
+        if not {"games", "moves"} <= tables and (tables or _size(self.path)):
+            # SQLite reads a few stray bytes as an empty database: not an archive either
+            raise sqlite3.DatabaseError("no game tables")
         if readonly:
-            if tables and not {"games", "moves"} <= tables:
-                raise sqlite3.DatabaseError("no game tables")
             if not tables:                   # an empty file reads as an empty archive
                 self.db.close()
                 self.db = sqlite3.connect(":memory:", isolation_level=None)
                 self._create()
             self.db.execute("PRAGMA query_only=ON")
             return
-        if tables and not {"games", "moves"} <= tables:
-            raise sqlite3.DatabaseError("no game tables")
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")

@@ -70,7 +70,7 @@ class Recorder:
         try:
             if not self.link.connected():
                 self.link.connect(timeout=0)
-            if self.link.needs_resync and self._flush():
+            if self._flush() and self.link.needs_resync:
                 self.resync()
             events = self.link.poll(timeout)
             for event in events:

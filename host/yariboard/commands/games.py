@@ -86,7 +86,13 @@ def show_game(args):
         hodges.append(to_hodges(position, move))
 
     shown = dataclasses.replace(record, moves=record.moves[:plies])
-    position = replay(shown, note)
+    full = []
+    try:
+        replay(record, lambda index, pos, move: full.append(to_hodges(pos, move)))
+        position = replay(shown, note)
+    except RecordError as error:
+        return fail("game %d in %s cannot be replayed (%s): the archive is damaged; export "
+                    "the other games and import them into a new archive" % (record.id, archive.path, error))
     state = ViewState(variant=record.variant, sfen=position.sfen(), moves=hodges,
                       first_side=first_side[0] if first_side else position.side,
                       black=record.black, white=record.white,
@@ -96,8 +102,6 @@ def show_game(args):
                           ", handicap " + record.handicap if record.handicap else "", plies, len(record.moves)))
     console = Console()
     console.print(render(state))
-    full = []
-    replay(record, lambda index, pos, move: full.append(to_hodges(pos, move)))
     table = Table("#", "move", "USI", "at", box=None)
     for index, (text, entry) in enumerate(zip(full, record.moves), 1):
         table.add_row(str(index), text, entry.usi, entry.at)
@@ -116,7 +120,7 @@ def export_games(args):
     try:
         text = exports.export_games(records, fmt)
     except RecordError as error:
-        return fail(str(error))
+        return fail("%s: %s" % (archive.path, error))
     if args.output:
         with open(args.output, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
