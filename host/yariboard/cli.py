@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "yariboard.commands.demo",
     "yariboard.commands.sim",
     "yariboard.commands.play",
+    "yariboard.commands.board",
 )
 
 
