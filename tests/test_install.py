@@ -3,6 +3,7 @@ folder far from the checkout. Everything the installed tool needs (subpackages, 
 firmware the simulator runs, the board files) must come from the wheel."""
 import filecmp
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -32,7 +33,11 @@ def installed(tmp_path_factory):
     wheels, venv, work, scratch = (base / name for name in ("wheels", "venv", "work", "tmp"))
     for folder in (work, scratch):
         folder.mkdir()
-    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), ROOT], base, env)
+    # built from a copy: building in the checkout would leave a build/ folder there
+    source = base / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".mypy_cache"))
+    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)], base, env)
     run([sys.executable, "-m", "venv", str(venv)], base, env)
     wheel = [str(w) for w in wheels.iterdir() if w.suffix == ".whl"]
     assert len(wheel) == 1
