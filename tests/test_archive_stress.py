@@ -189,7 +189,10 @@ def test_moves_played_while_the_archive_is_locked_are_queued_and_all_stored(tmp_
             for _ in range(3):
                 recorder.step(0.02)
             assert recorder.position.sfen() == position.sfen()
-            waited = waited or bool(lock.held and recorder.queued)
+            if lock.held and recorder.queued:
+                waited = True
+                assert link.status == "archive locked by another program: %d move(s) waiting" % len(
+                    recorder.queued)
         assert waited
         lock.take()
         with pytest.raises(ArchiveBusy):
@@ -198,6 +201,7 @@ def test_moves_played_while_the_archive_is_locked_are_queued_and_all_stored(tmp_
         for _ in range(5):
             recorder.step(0.02)
         assert recorder.queued == []
+        assert link.status.startswith("connected on ")
         assert archive.game(recorder.game_id).usi_moves() == played
         link.close()
         lock.db.close()

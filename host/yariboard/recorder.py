@@ -53,6 +53,7 @@ class Recorder:
         self.game_id = None              # None until the followed game is in the archive
         self.header = None               # the followed game's headers (GameRecord, no moves)
         self.queued = []                 # (ply, usi, at) of moves waiting for the archive
+        self.status_before_busy = None   # the link's status line while the archive is locked
         self.board_game = None
         self.variant = None
         self.position = None             # the board's current position, replayed here
@@ -77,13 +78,15 @@ class Recorder:
                 self.handle(*event)
             if self.link.needs_resync and self._flush():
                 self.resync()
+            if not self.queued and not self.link.needs_resync:
+                self._archive_free()
             return events
         except Disconnected:
             return []
-        except ArchiveBusy as error:
+        except ArchiveBusy:
             # resynchronise once the archive is free: that redoes whatever was cut short
             self.link.needs_resync = True
-            self.link.status = "waiting for the archive: %s" % error
+            self._archive_busy()
             return []
         except LinkError as error:
             self.link.status = "waiting for the board: %s" % str(error).split("\n")[0]
@@ -175,10 +178,23 @@ class Recorder:
                 self._store_game()
                 self.archive.add_move(self.game_id, *self.queued[0])
                 self.queued.pop(0)
-        except ArchiveBusy as error:
-            self.link.status = "archive busy, %d move(s) waiting: %s" % (len(self.queued), error)
+        except ArchiveBusy:
+            self._archive_busy()
             return False
         return True
+
+    def _archive_busy(self):
+        """Say on the status line that the archive is locked and what waits for it."""
+        if self.status_before_busy is None:
+            self.status_before_busy = self.link.status
+        self.link.status = "archive locked by another program: %d move(s) waiting" % len(self.queued)
+
+    def _archive_free(self):
+        """Put the link's own status back, unless the link has said something newer."""
+        if self.status_before_busy is not None:
+            if self.link.status.startswith("archive locked"):
+                self.link.status = self.status_before_busy
+            self.status_before_busy = None
 
     def _replay(self):
         record = self.record()
