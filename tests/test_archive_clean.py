@@ -163,3 +163,12 @@ def test_demo_saves_where_it_is_pointed_and_says_so(tmp_path, capsys):
     with Archive(db) as archive:
         (game_id,) = archive.ids()
         assert len(archive.game(game_id).moves) == 2
+
+
+def test_yariboard_db_in_a_missing_folder_is_an_error_too(tmp_path, capsys, monkeypatch):
+    missing = tmp_path / "no" / "games.sqlite3"
+    monkeypatch.setenv("YARIBOARD_DB", str(missing))
+    (tmp_path / "x.pgn").write_text(exports.export_games([random_record(1)], "pgn"), encoding="utf-8")
+    assert main(["games", "import", str(tmp_path / "x.pgn")]) == 1
+    assert str(missing.parent) in capsys.readouterr().err
+    assert not (tmp_path / "no").exists()

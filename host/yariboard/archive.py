@@ -84,12 +84,13 @@ def default_path():
 
 class Archive:
     def __init__(self, path=None, readonly=False, busy_timeout=10.0):
-        """`path` None: the default archive, made with its folder when missing. A path
-        given explicitly must be in a folder that exists (a typo must not grow a tree).
+        """`path` None: $YARIBOARD_DB, else the default archive, made with its folder when
+        missing. A path the user gave (`path`, $YARIBOARD_DB) must be in a folder that
+        exists: a typo must not grow a tree of folders.
         `readonly`: read without ever locking; a missing file reads as an empty archive."""
         self.path = path or default_path()
         directory = os.path.dirname(os.path.abspath(self.path))
-        if path is None:
+        if path is None and not os.environ.get(DB_ENV):
             os.makedirs(directory, exist_ok=True)
         elif not os.path.isdir(directory):
             raise ArchiveError("no folder %s for the archive %s: create it first or choose "
