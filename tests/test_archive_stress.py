@@ -9,6 +9,7 @@ from shogicore import Position
 from shogicore.move import make_move, move_from, move_to
 from shogicore.notation import to_usi
 from tests.test_records import random_record
+from yariboard import archive as archive_module
 from yariboard.archive import Archive, ArchiveBusy
 from yariboard.cli import main
 from yariboard.link import Link
@@ -130,7 +131,8 @@ def test_read_only_commands_read_while_another_program_holds_the_write_lock(lock
     assert "changing" not in out          # the other program's change is not committed
 
 
-def test_a_write_to_a_locked_archive_says_so_in_one_line_and_changes_nothing(locked, capsys):
+def test_a_write_to_a_locked_archive_says_so_in_one_line_and_changes_nothing(locked, capsys, monkeypatch):
+    monkeypatch.setattr(archive_module, "WRITE_WAIT_S", 0.2)
     with Archive(str(locked), readonly=True) as archive:
         before = archive.ids()
     assert main(["games", "delete", "2", "--db", str(locked)]) == 1

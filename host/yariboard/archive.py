@@ -20,6 +20,9 @@ import platformdirs
 from yariboard.records import GameRecord, MoveRecord, check_headers, now_stamp
 
 DB_ENV = "YARIBOARD_DB"
+# How long a write waits for another program's lock before ArchiveBusy (the recorder waits
+# less and queues its moves instead).
+WRITE_WAIT_S = 10.0
 SCHEMA_VERSION = 1
 
 SCHEMA = """
@@ -83,7 +86,7 @@ def default_path():
 
 
 class Archive:
-    def __init__(self, path=None, readonly=False, busy_timeout=10.0):
+    def __init__(self, path=None, readonly=False, busy_timeout=None):
         """`path` None: $YARIBOARD_DB, else the default archive, made with its folder when
         missing. A path the user gave (`path`, $YARIBOARD_DB) must be in a folder that
         exists: a typo must not grow a tree of folders.
@@ -98,7 +101,7 @@ class Archive:
         empty = readonly and not os.path.exists(self.path)
         # isolation_level=None: we open and commit every transaction ourselves.
         self.db = sqlite3.connect(":memory:" if empty else self.path, isolation_level=None,
-                                  timeout=busy_timeout)
+                                  timeout=WRITE_WAIT_S if busy_timeout is None else busy_timeout)
         try:
             self._open(readonly and not empty)
         except sqlite3.DatabaseError as error:
