@@ -112,3 +112,12 @@ def test_demo_and_scripted_sim_play_on_the_packaged_firmware_and_leave_no_tempor
     assert counts == [4, 2]
     assert last == [line.split()[1] for line in script]
     assert os.listdir(env["TMPDIR"]) == []
+
+
+def test_a_benchmark_needing_the_development_setup_says_so_in_one_line(installed):
+    tool, python, work, env = installed
+    proc = subprocess.run([str(tool), "bench", "rules"], cwd=work, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("yariboard: error: bench rules needs the development setup")
+    assert len(proc.stderr.strip().splitlines()) == 1
