@@ -109,6 +109,9 @@ class Archive:
             if _is_busy(error):
                 raise ArchiveBusy("%s is locked by another program (%s)" % (self.path, error))
             raise self.unreadable(error)
+        except BaseException:
+            self.db.close()
+            raise
 
     def unreadable(self, error):
         return unreadable(self.path, error)
@@ -116,7 +119,9 @@ class Archive:
     def _open(self, readonly):
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise ArchiveError("%s was written by a newer yariboard (schema %d)" % (self.path, version))
+            raise ArchiveError("%s was written by a newer yariboard (schema %d, this one reads %d): "
+                               "update yariboard, or move the file aside if it is damaged"
+                               % (self.path, version, SCHEMA_VERSION))
         tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         check = self.db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
