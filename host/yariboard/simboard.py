@@ -24,7 +24,6 @@ from shogicore.move import PROMOTION, is_drop, make_drop, move_from, move_to
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from yariboard import resources
-from yariboard.resources import board_file
 
 FIRMWARE = resources.firmware_dir()
 
@@ -171,7 +170,7 @@ class SimBoard:
         `heapsize` bounds MicroPython's heap like the Pico's RAM (e.g. '96K')."""
         self.storage_dir = storage_dir
         self.firmware_dir = firmware_dir
-        self.board_path = board_file(board)
+        self.board_path = resources.board_file(board)
         self.config = board_config.load(self.board_path)
         self.clock = clock
         self.slow_save_ms = slow_save_ms
