@@ -4,8 +4,10 @@ import shutil
 import subprocess
 import sys
 
+from yariboard import resources
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
+FIRMWARE = resources.firmware_dir()
 
 
 def micropython_binary():

@@ -9,9 +9,10 @@ import time
 from shogicore.game import Game
 from shogicore.notation import to_usi
 from tests.mpy import FIRMWARE, ROOT, micropython_binary, run_micropython
+from yariboard import resources
 from yariboard.simboard import SerialClient, SimBoard, move_gestures, occupied_squares
 
-BOARD = "../hardware/boards/yari-9x7.json"
+BOARD = resources.board_file("yari-9x7")
 
 
 def micropython_json(code):

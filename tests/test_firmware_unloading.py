@@ -1,6 +1,7 @@
 """The board unloads the SFEN reader once a game is set up, so its RAM goes back to the game
 in play: at boot, after a position from the host (good or refused) and after a new game."""
 from tests.mpy import run_micropython
+from yariboard import resources
 
 SCRIPT = """
 import sys
@@ -22,7 +23,7 @@ class ScriptedLink:
 def sfen_reader_loaded():
     return 'shogicore.sfen' in sys.modules
 
-cfg = config.load('../hardware/boards/yari-9x7.json')
+cfg = config.load(%r)
 link = ScriptedLink()
 c = Controller(SimHardware(cfg, '%s'), cfg, link)
 c.boot()
@@ -41,7 +42,7 @@ print(report + [sfen_reader_loaded()])
 
 
 def test_the_sfen_reader_is_unloaded_after_every_game_set_up(tmp_path):
-    _, stdout, _ = run_micropython(SCRIPT % tmp_path)
+    _, stdout, _ = run_micropython(SCRIPT % (resources.board_file("yari-9x7"), tmp_path))
     report = eval(stdout.strip().splitlines()[-1])
     at_boot, (good, after_good), (bad, after_bad), (new, after_new), reloaded = report
     assert good == ["ok", "0"] and bad[0] == "err" and new == ["ok", "2"]

@@ -3,7 +3,7 @@ host orders, choices, noise, buttons and what the LEDs show.
 
 Plain asserts and no pytest imports: tests/test_interpreter_micropython.py runs these very
 functions on the MicroPython unix port too. Expected squares come from the rule book
-(docs: RULES.md), worked out by hand, not from the interpreter.
+(docs/rules.md), worked out by hand, not from the interpreter.
 """
 from shogicore.game import Game
 from shogicore.notation import parse_usi, to_usi

@@ -1,4 +1,4 @@
-"""One test (at least) for every rule in RULES.md, including where Yari differs from shogi."""
+"""One test (at least) for every rule in docs/rules.md, including where Yari differs from shogi."""
 import pytest
 
 from shogicore import BLACK, SHOGI, WHITE, YARI, Game, MoveError, Position

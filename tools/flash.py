@@ -15,11 +15,16 @@ import shlex
 import subprocess
 import sys
 
+from yariboard import resources
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("boardfw", "shogicore")
 # the simulated board runs on the unix port only
 HOST_ONLY = ("boardfw/sim_hw.py", "boardfw/sim_slow_flash.py")
-BOARD_FILES = {"yari": "hardware/boards/yari-9x7.json", "shogi": "hardware/boards/shogi-9x9.json"}
+# paths relative to the checkout, where the commands run (tools/ is not installed)
+FIRMWARE = os.path.relpath(resources.firmware_dir(), ROOT)
+BOARD_FILES = {variant: os.path.relpath(resources.board_file(board), ROOT)
+               for variant, board in (("yari", "yari-9x7"), ("shogi", "shogi-9x9"))}
 ARCH = "armv6m"                          # the Pico's Cortex-M0+
 # Removes modules of an earlier deploy (a stale .py would be imported before the .mpy).
 CLEAN_DEVICE = ('import os;[os.remove(d + "/" + f) for d in (%s) if d in os.listdir() '
@@ -33,7 +38,7 @@ def tool(name):
 
 def sources(host_only=False):
     for package in PACKAGES:
-        folder = os.path.join(ROOT, "firmware", package)
+        folder = os.path.join(ROOT, FIRMWARE, package)
         for name in sorted(os.listdir(folder)):
             relative = package + "/" + name
             if name.endswith(".py") and (host_only or relative not in HOST_ONLY):
@@ -49,7 +54,7 @@ def compile_commands(build_dir, host_only=False):
         # -s: tracebacks name the module by the path it is imported from on the Pico, which
         # is also its __file__: one string in RAM serves both
         out.append([mpy_cross, "-march=" + ARCH, "-s", on_pico,
-                    "-o", os.path.join(build_dir, on_pico), "firmware/" + relative])
+                    "-o", os.path.join(build_dir, on_pico), FIRMWARE + "/" + relative])
     return out
 
 
@@ -74,7 +79,7 @@ def copy_command(variant, port, build_dir):
     """The mpremote command that puts the built modules, main.py and the board file on."""
     copy = [tool("mpremote"), "connect", port, "exec", CLEAN_DEVICE, "+", "cp", "-r"]
     copy += [os.path.join(build_dir, package) for package in PACKAGES] + [":"]
-    copy += ["+", "cp", "firmware/main.py", ":main.py",
+    copy += ["+", "cp", FIRMWARE + "/main.py", ":main.py",
              "+", "cp", BOARD_FILES[variant], ":board.json", "+", "reset"]
     return copy
 

@@ -11,7 +11,7 @@ from shogicore.move import parse_usi, to_usi  # re-exported: USI is notation too
 
 
 # -- Hodges -------------------------------------------------------------------------------
-# Hodges piece names where they differ from the SFEN letters (RULES.md): Yari's Knight,
+# Hodges piece names where they differ from the SFEN letters (docs/rules.md): Yari's Knight,
 # Bishop and Rook carry a Y, and its King is the General.
 _HODGES_RENAMED = {
     "yari": {"K": "G", "N": "YN", "B": "YB", "R": "YR", "+N": "+YN", "+B": "+YB", "+R": "+YR"},

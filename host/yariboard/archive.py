@@ -5,6 +5,12 @@ the host (or pulling the power) at any moment keeps everything already committed
 never leaves half a move. Moves are keyed by (game, ply): storing a move the archive
 already has is a no-op, which is what lets the link replay the board's history after a
 reconnect without ever duplicating a move.
+
+Commands that only read open the archive with `readonly=True`: they take no write lock
+(WAL readers never wait for a writer), so a game being recorded elsewhere does not stop
+them. A file that is not a sound archive (damaged, truncated, not SQLite) raises
+ArchiveUnreadable naming the file and what to do; a write that finds the archive locked by
+another program past `busy_timeout` raises ArchiveBusy and changes nothing.
 """
 import os
 import sqlite3
@@ -14,6 +20,9 @@ import platformdirs
 from yariboard.records import GameRecord, MoveRecord, check_headers, now_stamp
 
 DB_ENV = "YARIBOARD_DB"
+# How long a write waits for another program's lock before ArchiveBusy (the recorder waits
+# less and queues its moves instead).
+WRITE_WAIT_S = 10.0
 # 1: games and moves. 2: adds the analyses tables; an archive of version 1 gains them the
 # first time it is opened (CREATE TABLE IF NOT EXISTS below), its games untouched.
 SCHEMA_VERSION = 2
@@ -60,6 +69,30 @@ class ArchiveError(RuntimeError):
     """A write the archive refuses (it would break a stored game); nothing was changed."""
 
 
+class ArchiveBusy(ArchiveError):
+    """Another program holds the archive's write lock; try again later."""
+
+
+class ArchiveUnreadable(ArchiveError):
+    """The file is not a sound game archive (damaged, truncated or not SQLite at all)."""
+
+
+def unreadable(path, error):
+    """The error for a file SQLite cannot read as an archive: which file, and what to do."""
+    return ArchiveUnreadable(
+        "%s is not a readable game archive (%s): move it aside and restore a backup, or "
+        "choose another --db" % (path, error))
+
+
+def _size(path):
+    return os.path.getsize(path) if os.path.exists(path) else 0
+
+
+def _is_busy(error):
+    return isinstance(error, sqlite3.OperationalError) and (
+        "locked" in str(error) or "busy" in str(error))
+
+
 def default_path():
     """$YARIBOARD_DB if set, else games.sqlite3 in the user's data directory."""
     override = os.environ.get(DB_ENV)
@@ -69,23 +102,75 @@ def default_path():
 
 
 class Archive:
-    def __init__(self, path=None):
+    def __init__(self, path=None, readonly=False, busy_timeout=None):
+        """`path` None: $YARIBOARD_DB, else the default archive, made with its folder when
+        missing. A path the user gave (`path`, $YARIBOARD_DB) must be in a folder that
+        exists: a typo must not grow a tree of folders.
+        `readonly`: read without ever locking; a missing file reads as an empty archive."""
         self.path = path or default_path()
         directory = os.path.dirname(os.path.abspath(self.path))
-        os.makedirs(directory, exist_ok=True)
+        if path is None and not os.environ.get(DB_ENV):
+            os.makedirs(directory, exist_ok=True)
+        elif not os.path.isdir(directory):
+            raise ArchiveError("no folder %s for the archive %s: create it first or choose "
+                               "another --db" % (directory, self.path))
+        empty = readonly and not os.path.exists(self.path)
         # isolation_level=None: we open and commit every transaction ourselves.
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+        self.db = sqlite3.connect(":memory:" if empty else self.path, isolation_level=None,
+                                  timeout=WRITE_WAIT_S if busy_timeout is None else busy_timeout)
+        try:
+            self._open(readonly and not empty)
+        except sqlite3.DatabaseError as error:
+            self.db.close()
+            if _is_busy(error):
+                raise ArchiveBusy("%s is locked by another program (%s)" % (self.path, error))
+            raise self.unreadable(error)
+        except BaseException:
+            self.db.close()
+            raise
+
+    def unreadable(self, error):
+        return unreadable(self.path, error)
+
+    def _open(self, readonly):
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise ArchiveError("%s was written by a newer yariboard (schema %d, this one reads %d): "
+                               "update yariboard, or move the file aside if it is damaged"
+                               % (self.path, version, SCHEMA_VERSION))
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        # a read-only look at an archive of schema 1 finds no analyses (it never migrates)
+        self.analysed = "analyses" in tables or not tables
+        check = self.db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise sqlite3.DatabaseError(check.splitlines()[0])
+        if not {"games", "moves"} <= tables and (tables or _size(self.path)):
+            # SQLite reads a few stray bytes as an empty database: not an archive either
+            raise sqlite3.DatabaseError("no game tables")
+        if readonly:
+            if not tables:                   # an empty file reads as an empty archive
+                self.db.close()
+                self.db = sqlite3.connect(":memory:", isolation_level=None)
+                self._create()
+            self.db.execute("PRAGMA query_only=ON")
+            return
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise ArchiveError("%s was written by a newer yariboard (schema %d)" % (self.path, version))
-        with self.transaction():
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    self.db.execute(statement)
-            self.db.execute("PRAGMA user_version=%d" % SCHEMA_VERSION)
+        if version < SCHEMA_VERSION:
+            with self.transaction():
+                self._create()
+        self.analysed = True
+
+    def _create(self):
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                self.db.execute(statement)
+        self.db.execute("PRAGMA user_version=%d" % SCHEMA_VERSION)
+
+    def wait_when_busy(self, seconds):
+        """How long a write waits for another program's lock before ArchiveBusy."""
+        self.db.execute("PRAGMA busy_timeout=%d" % int(seconds * 1000))
 
     def close(self):
         self.db.close()
@@ -97,7 +182,7 @@ class Archive:
         self.close()
 
     def transaction(self):
-        return _Transaction(self.db)
+        return _Transaction(self)
 
     # -- writing ----------------------------------------------------------------------
 
@@ -111,6 +196,37 @@ class Archive:
             check_headers(record)
         with self.transaction():
             return [self._insert(record) for record in records]
+
+    def import_all(self, records):
+        """Store the games the archive does not have yet, in one transaction (all or none).
+
+        A game is already there when one stored has the same headers, start position and
+        moves: importing a file twice adds nothing. Returns (new ids, ids already there).
+        """
+        for record in records:
+            check_headers(record)
+        added, present = [], []
+        with self.transaction():
+            for record in records:
+                same = self._same_game(record)
+                if same is None:
+                    added.append(self._insert(record))
+                else:
+                    present.append(same)
+        return added, present
+
+    def _same_game(self, record):
+        """The id of a stored game equal to `record` in headers and moves, or None."""
+        moves = record.usi_moves()
+        for (game_id,) in self.db.execute(
+                "SELECT id FROM games WHERE variant=? AND start_sfen=? AND black=? AND white=?"
+                " AND date=? AND handicap=? AND mode=? AND winner=? AND reason=?",
+                record.headers()).fetchall():
+            stored = [row[0] for row in self.db.execute(
+                "SELECT usi FROM moves WHERE game_id=? ORDER BY ply", (game_id,))]
+            if stored == moves:
+                return game_id
+        return None
 
     def _insert(self, record):
         cursor = self.db.execute(
@@ -166,9 +282,12 @@ class Archive:
         with self.transaction():
             self.db.execute("UPDATE games SET black=?, white=? WHERE id=?", (black, white, game_id))
 
-    def delete(self, game_id):
+    def delete(self, game_ids):
+        """Remove games and their moves, all or none; KeyError names an id not stored."""
         with self.transaction():
-            self.db.execute("DELETE FROM games WHERE id=?", (game_id,))
+            for game_id in game_ids:
+                if self.db.execute("DELETE FROM games WHERE id=?", (game_id,)).rowcount == 0:
+                    raise KeyError("no game %s in the archive" % game_id)
 
     # -- reading ----------------------------------------------------------------------
 
@@ -230,6 +349,8 @@ class Archive:
 
     def analysis_rows(self, game_id):
         """(engine, budget, at, [(ply, score, mate, best), ...]) or None when not analysed."""
+        if not self.analysed:
+            return None
         head = self.db.execute("SELECT engine, budget, at FROM analyses WHERE game_id=?",
                                (game_id,)).fetchone()
         if head is None:
@@ -250,11 +371,17 @@ def _record_from_row(row):
 class _Transaction:
     """`with` block holding one IMMEDIATE transaction: all of it is committed, or none."""
 
-    def __init__(self, db):
-        self.db = db
+    def __init__(self, archive):
+        self.archive = archive
+        self.db = archive.db
 
     def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise ArchiveBusy("%s is locked by another program" % self.archive.path)
+            raise
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:

@@ -1,9 +1,13 @@
 """`yariboard` command line: one subcommand module per concern, each with `register()`."""
 import argparse
 import importlib
+import os
+import sqlite3
 import sys
+from importlib import metadata
 
-from yariboard.commands.common import add_db_option
+from yariboard.archive import ArchiveError, default_path, unreadable
+from yariboard.commands.common import add_db_option, fail
 
 # Each module defines register(subparsers) and sets `func` on its parsers.
 COMMAND_MODULES = (
@@ -16,7 +20,16 @@ COMMAND_MODULES = (
     "yariboard.commands.engines",
     "yariboard.commands.usi",
     "yariboard.commands.match",
+    "yariboard.commands.board",
 )
+
+
+def version():
+    """The installed package's version (pyproject.toml is its one source)."""
+    try:
+        return metadata.version("yariboard")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def build_parser():
@@ -24,6 +37,7 @@ def build_parser():
         prog="yariboard",
         description="Yari Board: rules, engine, game archive and board link for Yari Shogi.",
     )
+    parser.add_argument("--version", action="version", version="yariboard " + version())
     add_db_option(parser, top_level=True)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -37,7 +51,17 @@ def main(argv=None):
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return args.func(args) or 0
+    try:
+        return args.func(args) or 0
+    except ArchiveError as error:
+        return fail(str(error))
+    except sqlite3.DatabaseError as error:
+        # damage that only shows past the checks made on opening
+        return fail(str(unreadable(getattr(args, "db", None) or default_path(), error)))
+    except BrokenPipeError:
+        # the reader left early (`yariboard legal | head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ only then does the archive store it. The game ends with the board's own verdict 
 repetition, ...) or, at the move limit, by material adjudication (players.adjudicate: the
 side at least 3 Pawns ahead wins, else a draw), recorded as 'adjudication'.
 """
-import tempfile
 import time
 
 from rich.console import Console
@@ -36,7 +35,6 @@ def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1
     """
     console = console or Console()
     names = tuple("built-in engine, level %d" % level for level in levels)
-    storage_dir = storage_dir or tempfile.mkdtemp(prefix="yariboard-demo-")
     engines = {BLACK: Engine(level=levels[0], seed=seed), WHITE: Engine(level=levels[1], seed=seed + 1)}
     with SimRig(storage_dir) as rig:
         link = Link(finder=rig.ports)

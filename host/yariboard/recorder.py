@@ -6,15 +6,26 @@ and after any connect, reboot (`hello`) or lost frame it resynchronises: `state`
 for a game it has not seen, then `history` from the first ply it lacks, and it checks
 that its replay reaches the position the board reported. Moves the board took back are
 removed; moves played while the host was away are fetched.
+
+A game enters the archive with its first move, its result, or when it starts from a
+set-up position (a handicap, a position from SFEN): opening a session on a board that
+waits at the start position stores nothing. While another program holds the archive's
+write lock, moves wait in order in `queued` and are written as soon as the lock is free;
+play goes on meanwhile.
 """
+import dataclasses
+
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
 from boardfw import protocol
+from yariboard.archive import ArchiveBusy
 from yariboard.link import Disconnected, LinkError
-from yariboard.records import GameRecord, now_stamp
+from yariboard.records import GameRecord, MoveRecord, now_stamp
 
 RESULT_WORDS = ("black", "white")
+# A locked archive holds the game up no longer than this per try: moves queue instead.
+ARCHIVE_WAIT_S = 0.05
 
 
 class ResyncError(LinkError):
@@ -36,9 +47,13 @@ class Recorder:
     def __init__(self, link, archive, black="", white="", on_change=None):
         self.link = link
         self.archive = archive
+        archive.wait_when_busy(ARCHIVE_WAIT_S)
         self.names = (black, white)
         self.on_change = on_change       # called after anything about the game changed
-        self.game_id = None
+        self.game_id = None              # None until the followed game is in the archive
+        self.header = None               # the followed game's headers (GameRecord, no moves)
+        self.queued = []                 # (ply, usi, at) of moves waiting for the archive
+        self.status_before_busy = None   # the link's status line while the archive is locked
         self.board_game = None
         self.variant = None
         self.position = None             # the board's current position, replayed here
@@ -56,15 +71,22 @@ class Recorder:
         try:
             if not self.link.connected():
                 self.link.connect(timeout=0)
-            if self.link.needs_resync:
+            if self._flush() and self.link.needs_resync:
                 self.resync()
             events = self.link.poll(timeout)
             for event in events:
                 self.handle(*event)
-            if self.link.needs_resync:
+            if self.link.needs_resync and self._flush():
                 self.resync()
+            if not self.queued and not self.link.needs_resync:
+                self._archive_free()
             return events
         except Disconnected:
+            return []
+        except ArchiveBusy:
+            # resynchronise once the archive is free: that redoes whatever was cut short
+            self.link.needs_resync = True
+            self._archive_busy()
             return []
         except LinkError as error:
             self.link.status = "waiting for the board: %s" % str(error).split("\n")[0]
@@ -81,11 +103,12 @@ class Recorder:
         game_id = self.archive.find_board_game(board_game)
         if game_id is None:
             start_words = self.link.request("start")
-            game_id = self._new_game(start_words[0], variant, mode, " ".join(start_words[1:5]))
-        self._follow(game_id, board_game, variant)
-        if self.archive.move_count(game_id) > ply:
-            self.archive.truncate(game_id, ply)
-        self._fetch(board_game, self.archive.move_count(game_id) + 1, ply)
+            self._follow_new(start_words[0], variant, mode, " ".join(start_words[1:5]))
+        else:
+            self._follow(game_id, board_game, variant)
+        if self.stored_count() > ply:
+            self.archive.truncate(self.game_id, ply)
+        self._fetch(board_game, self.stored_count() + 1, ply)
         self._replay()
         if self.position.sfen() != sfen:
             # The board's game went another way while we were away: find where, refetch.
@@ -107,27 +130,74 @@ class Recorder:
             if not moves:
                 break
             for usi in moves:
-                if replace and ply <= self.archive.move_count(self.game_id):
+                if replace and ply <= self.stored_count():
                     if self.archive.game(self.game_id).moves[ply - 1].usi != usi:
                         self.archive.truncate(self.game_id, ply - 1)
-                if ply > self.archive.move_count(self.game_id):
+                if ply > self.stored_count():
+                    self._store_game()
                     self.archive.add_move(self.game_id, ply, usi, now_stamp())
                 ply += 1
 
-    def _new_game(self, board_game, variant, mode, start_sfen):
+    def _follow_new(self, board_game, variant, mode, start_sfen):
+        """Follow a game the archive does not have; store it now only if it is set up."""
         rules = variant_by_name(variant)
         handicap = next((name for name, sfen in sorted(rules.handicaps.items())
                          if sfen == start_sfen), "")
-        record = GameRecord(variant=variant, start_sfen=start_sfen, black=self.names[0],
-                            white=self.names[1], date=now_stamp(), handicap=handicap, mode=mode,
-                            board_game=board_game)
-        return self.archive.new_game(record)
+        self._follow(None, board_game, variant)
+        self.header = GameRecord(variant=variant, start_sfen=start_sfen, black=self.names[0],
+                                 white=self.names[1], date=now_stamp(), handicap=handicap,
+                                 mode=mode, board_game=board_game)
+        if start_sfen != rules.start_sfen:
+            self._store_game()
 
     def _follow(self, game_id, board_game, variant):
         self.game_id, self.board_game, self.variant = game_id, board_game, variant
+        self.header = None
+        self.queued = []
+
+    def _store_game(self):
+        """Put the followed game's headers in the archive if they are not there yet."""
+        if self.game_id is None:
+            self.game_id = self.archive.new_game(self.header)
+
+    def stored_count(self):
+        """How many moves of the followed game the archive holds."""
+        return self.archive.move_count(self.game_id) if self.game_id is not None else 0
+
+    def _known_usi(self, ply):
+        """The move at `ply` as stored or queued."""
+        stored = self.stored_count()
+        if ply <= stored:
+            return self.archive.game(self.game_id).moves[ply - 1].usi
+        return self.queued[ply - stored - 1][1]
+
+    def _flush(self):
+        """Write the queued moves; False while the archive stays locked (they keep waiting)."""
+        try:
+            while self.queued:
+                self._store_game()
+                self.archive.add_move(self.game_id, *self.queued[0])
+                self.queued.pop(0)
+        except ArchiveBusy:
+            self._archive_busy()
+            return False
+        return True
+
+    def _archive_busy(self):
+        """Say on the status line that the archive is locked and what waits for it."""
+        if self.status_before_busy is None:
+            self.status_before_busy = self.link.status
+        self.link.status = "archive locked by another program: %d move(s) waiting" % len(self.queued)
+
+    def _archive_free(self):
+        """Put the link's own status back, unless the link has said something newer."""
+        if self.status_before_busy is not None:
+            if self.link.status.startswith("archive locked"):
+                self.link.status = self.status_before_busy
+            self.status_before_busy = None
 
     def _replay(self):
-        record = self.archive.game(self.game_id)
+        record = self.record()
         position = Position(variant_by_name(record.variant), record.start_sfen)
         for entry in record.moves:
             position.push_usi(entry.usi)
@@ -136,6 +206,9 @@ class Recorder:
     def _set_result(self, word):
         self.result = word
         winner, reason = result_fields(word)
+        if self.game_id is None and not winner:
+            return
+        self._store_game()
         stored = self.archive.game(self.game_id)
         if (stored.winner, stored.reason) != (winner, reason):
             self.archive.finish(self.game_id, winner, reason)
@@ -148,7 +221,7 @@ class Recorder:
 
     def handle(self, verb, words):
         self.last_event = (verb, words)
-        if self.game_id is None and verb in ("move", "undo", "end"):
+        if self.board_game is None and verb in ("move", "undo", "end"):
             self.link.needs_resync = True
             return
         try:
@@ -167,9 +240,9 @@ class Recorder:
         self._changed()
 
     def _on_move(self, ply, usi, sfen):
-        have = self.archive.move_count(self.game_id)
+        have = self.stored_count() + len(self.queued)
         if ply <= have:
-            if self.archive.game(self.game_id).moves[ply - 1].usi != usi:
+            if self._known_usi(ply) != usi:
                 self.link.needs_resync = True
             return
         if ply != have + 1:
@@ -184,10 +257,14 @@ class Recorder:
             self.position.pop()
             self.link.needs_resync = True
             return
-        self.archive.add_move(self.game_id, ply, usi, now_stamp())
+        self.queued.append((ply, usi, now_stamp()))
+        self._flush()
 
     def _on_undo(self, ply, sfen):
-        self.archive.truncate(self.game_id, ply - 1)
+        stored = self.stored_count()
+        del self.queued[max(0, ply - 1 - stored):]
+        if stored >= ply:
+            self.archive.truncate(self.game_id, ply - 1)
         self._replay()
         if self.result != "-":
             self._set_result("-")
@@ -195,16 +272,29 @@ class Recorder:
             self.link.needs_resync = True
 
     def _on_new(self, board_game, variant, mode, sfen):
+        if not self._flush():
+            self.link.needs_resync = True            # the last game's moves first
+            return
         game_id = self.archive.find_board_game(board_game)
         if game_id is None:
-            game_id = self._new_game(board_game, variant, mode, sfen)
-        self._follow(game_id, board_game, variant)
+            self._follow_new(board_game, variant, mode, sfen)
+        else:
+            self._follow(game_id, board_game, variant)
         self._replay()
         self.result = "-"
-        if self.archive.move_count(game_id):
+        if self.stored_count():
             self.link.needs_resync = True
 
     # -- what the view needs --------------------------------------------------------------
 
     def record(self):
-        return self.archive.game(self.game_id) if self.game_id is not None else None
+        """The followed game as far as known: stored moves, then the queued ones (None
+        before the board was first heard). A game not yet stored has no id."""
+        if self.game_id is not None:
+            record = self.archive.game(self.game_id)
+        elif self.header is not None:
+            record = dataclasses.replace(self.header, moves=[])
+        else:
+            return None
+        record.moves += [MoveRecord(usi, at) for _, usi, at in self.queued]
+        return record

@@ -23,10 +23,9 @@ from boardfw.interpreter import CHOICE_MS, SETTLE_MS
 from shogicore.move import PROMOTION, is_drop, make_drop, move_from, move_to
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
+from yariboard import resources
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE = os.path.join(ROOT, "firmware")
-BOARDS = os.path.join(ROOT, "hardware", "boards")
+FIRMWARE = resources.firmware_dir()
 
 
 def micropython_binary():
@@ -36,11 +35,6 @@ def micropython_binary():
     if not found:
         raise FileNotFoundError("micropython (unix port) not found beside %s" % sys.executable)
     return found
-
-
-def board_file(name):
-    """Path of hardware/boards/NAME.json (a path to a .json passes through)."""
-    return name if name.endswith(".json") else os.path.join(BOARDS, name + ".json")
 
 
 def occupied_squares(variant, sfen=None):
@@ -176,13 +170,15 @@ class SimBoard:
         `heapsize` bounds MicroPython's heap like the Pico's RAM (e.g. '96K')."""
         self.storage_dir = storage_dir
         self.firmware_dir = firmware_dir
-        self.board_path = board_file(board)
+        self.board_path = resources.board_file(board)
         self.config = board_config.load(self.board_path)
         self.clock = clock
         self.slow_save_ms = slow_save_ms
         self.heapsize = heapsize
         self.occupied = set(occupied_squares(self.config.variant) if occupied is None else occupied)
-        self.log_dir = log_dir or tempfile.mkdtemp(prefix="simboard-")
+        # a log folder made here is removed again by close(): nothing is left in /tmp
+        self._own_log_dir = None if log_dir else tempfile.TemporaryDirectory(prefix="yariboard-simboard-")
+        self.log_dir = log_dir or self._own_log_dir.name
         self.stderr_path = os.path.join(self.log_dir, "firmware.stderr")
         self.leds = {}            # square -> (r, g, b) of the last LED frame written
         self.led_frames = 0
@@ -252,6 +248,8 @@ class SimBoard:
                 os.close(fd)
             except OSError:
                 pass
+        if self._own_log_dir is not None:
+            self._own_log_dir.cleanup()
 
     def __enter__(self):
         return self.start()

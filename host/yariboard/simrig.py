@@ -6,11 +6,14 @@ pulled: the pseudo-terminal the host has open disappears (reads fail, as when a 
 vanishes) and the board loses power; plugging it back boots the firmware on the same flash
 with a new port, which the host finds through `ports()` like a real board's.
 """
+import os
+import tempfile
 import time
 
 from boardfw import ledlang
 from boardfw.interpreter import SETTLE_MS
 from shogicore.move import is_drop, move_from, move_to
+from yariboard import resources
 from yariboard.ledstyles import channels, style_names
 from yariboard.simboard import SimBoard
 
@@ -38,8 +41,13 @@ def hand_actions(position, move):
 
 
 class SimRig:
-    def __init__(self, storage_dir, board="yari-9x7", clock="virtual", log_dir=None):
-        self.storage_dir = storage_dir
+    def __init__(self, storage_dir=None, board="yari-9x7", clock="virtual", log_dir=None):
+        """Without `storage_dir` the board's flash is a temporary folder, removed by close().
+        An unknown `board` raises resources.UnknownBoard before anything is made."""
+        resources.board_file(board)
+        self._scratch = None if storage_dir else tempfile.TemporaryDirectory(prefix="yariboard-sim-")
+        self.storage_dir = storage_dir or os.path.join(self._scratch.name, "flash")
+        log_dir = log_dir or (self._scratch.name if self._scratch else None)
         self.board_name = board
         self.clock = clock
         self.log_dir = log_dir
@@ -57,9 +65,15 @@ class SimRig:
         if self.board is not None:
             self.board.close()
         self.plugged = False
+        if self._scratch is not None:
+            self._scratch.cleanup()
 
     def __enter__(self):
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:
+            self.close()
+            raise
 
     def __exit__(self, *exc):
         self.close()

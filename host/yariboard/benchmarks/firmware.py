@@ -20,8 +20,8 @@ import time
 
 from shogicore.game import Game
 from shogicore.notation import to_usi
-from yariboard.simboard import (FIRMWARE, ROOT, board_file, micropython_binary, move_gestures,
-                                occupied_squares)
+from yariboard.resources import CHECKOUT, board_file
+from yariboard.simboard import FIRMWARE, micropython_binary, move_gestures, occupied_squares
 
 BUDGET_KB = 96
 PLIES = 300
@@ -188,11 +188,11 @@ def heap_profile(firmware_dir, control_path, workdir):
 def compile_firmware(target):
     """The modules as `make flash` compiles them (tools/flash.py's own mpy-cross commands,
     plus the simulated board's module, which the Pico does not get) and main.py beside."""
-    sys.path.insert(0, ROOT)
+    sys.path.insert(0, CHECKOUT)
     try:
         from tools.flash import build
     finally:
-        sys.path.remove(ROOT)
+        sys.path.remove(CHECKOUT)
     if build(target, host_only=True):
         raise RuntimeError("mpy-cross failed")
     shutil.copy(os.path.join(FIRMWARE, "main.py"), target)
@@ -213,7 +213,7 @@ class QuietLink:
         pass
 
 gc.threshold(8192)   # as main.py sets it
-cfg = config.load('../hardware/boards/yari-9x7.json')
+cfg = config.load(BOARD)
 hw = SimHardware(cfg, STORAGE)
 for square in ('7i', '6i', '5i', '4i', '3i', '2i', '1i', '7g', '6g', '5g', '4g', '3g', '2g',
                '1g', '7a', '6a', '5a', '4a', '3a', '2a', '1a', '7c', '6c', '5c', '4c', '3c',
@@ -267,7 +267,8 @@ def loop_timing(workdir, moves):
     now and then, takes time in proportion to the heap), and of a save once `moves` (USI)
     have been played."""
     storage = tempfile.mkdtemp(dir=workdir)
-    code = LOOP_TIMING.replace("STORAGE", repr(storage)).replace("MOVES", repr(moves))
+    code = (LOOP_TIMING.replace("STORAGE", repr(storage)).replace("MOVES", repr(moves))
+            .replace("BOARD", repr(board_file("yari-9x7"))))
     proc = subprocess.run([micropython_binary(), "-X", "heapsize=%dK" % PICO_HEAP_KB, "-c", code],
                           cwd=FIRMWARE, capture_output=True,
                           text=True, env=dict(os.environ, MICROPYPATH=FIRMWARE), timeout=300)

@@ -26,9 +26,9 @@ PLIES = {"real": 20, "virtual": 60}
 def measure(clock, plies, seed=3):
     """Latencies (ms) of `plies` quiet moves played by hand on a simulated board."""
     rng = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="yariboard-bench-link-")
     latencies = []
-    with SimRig(work + "/flash", clock=clock) as rig:
+    with tempfile.TemporaryDirectory(prefix="yariboard-bench-link-") as work, \
+            SimRig(work + "/flash", clock=clock, log_dir=work) as rig:
         archive = Archive(work + "/games.sqlite3")
         link = Link(finder=rig.ports)
         recorder = Recorder(link, archive)
@@ -44,7 +44,7 @@ def measure(clock, plies, seed=3):
             lift, place = hand_actions(position, move)
             rig.act(lift)
             rig.wait(touch_ms)
-            stored = archive.move_count(recorder.game_id)
+            stored = recorder.stored_count()
             if clock == "virtual":
                 rig.board.send_commands([place])
                 rig.board.sync()
@@ -54,7 +54,7 @@ def measure(clock, plies, seed=3):
             else:
                 start = time.perf_counter()
                 rig.board.send_commands([place])
-            while archive.move_count(recorder.game_id) == stored:
+            while recorder.stored_count() == stored:
                 recorder.step(0.0005)
             latencies.append((time.perf_counter() - start) * 1000.0)
             position.push(move)

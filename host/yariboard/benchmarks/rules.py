@@ -14,9 +14,9 @@ import time
 
 from shogicore import SHOGI, YARI, Position
 from shogicore.notation import to_usi
+from yariboard import resources
 
-FIRMWARE = os.path.dirname(os.path.dirname(os.path.abspath(
-    sys.modules["shogicore"].__file__)))
+FIRMWARE = resources.firmware_dir()
 CORE = os.path.join(FIRMWARE, "shogicore")
 
 

@@ -2,6 +2,7 @@
 import importlib
 
 from yariboard.benchmarks import ORDER
+from yariboard.commands.common import fail
 
 
 def register(subparsers):
@@ -13,7 +14,11 @@ def register(subparsers):
 def run(args):
     names = ORDER if args.name == "all" else (args.name,)
     for name in names:
-        module = importlib.import_module("yariboard.benchmarks." + name)
         print("== bench %s" % name, flush=True)
-        module.run()
+        try:
+            importlib.import_module("yariboard.benchmarks." + name).run()
+        except ModuleNotFoundError as error:
+            # comparisons with python-shogi and the firmware's compiler need the checkout
+            return fail("bench %s needs the development setup (`make venv` in a checkout): "
+                        "no module %s" % (name, error.name))
     return 0

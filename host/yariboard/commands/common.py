@@ -2,6 +2,7 @@
 import argparse
 import sys
 
+from yariboard import resources
 from yariboard.archive import DB_ENV, Archive
 
 
@@ -12,11 +13,28 @@ def add_db_option(parser, top_level=False):
         help="game archive (SQLite file); default $%s, else the user data directory" % DB_ENV)
 
 
-def open_archive(args):
-    return Archive(getattr(args, "db", None))
+def open_archive(args, readonly=False):
+    """The archive of `--db` (else the default); `readonly` for commands that only read."""
+    return Archive(getattr(args, "db", None), readonly=readonly)
 
 
 def fail(message):
     """Print an error the way every subcommand does and return the exit status."""
     print("yariboard: error: %s" % message, file=sys.stderr)
     return 1
+
+
+def board_name(text):
+    """argparse type of `--board`: a board with a board file (or a path to a .json one)."""
+    try:
+        resources.board_file(text)
+    except resources.UnknownBoard as error:
+        raise argparse.ArgumentTypeError(str(error))
+    return text
+
+
+def add_board_option(parser, what="the simulated board"):
+    """`--board NAME`, validated, with the valid names in the help."""
+    parser.add_argument("--board", default="yari-9x7", type=board_name, metavar="NAME",
+                        help="%s: %s, or a board file (default %%(default)s)"
+                             % (what, " | ".join(resources.board_names())))

@@ -1,4 +1,7 @@
-"""`yariboard games list | show | export | import`: the game archive from the command line."""
+"""`yariboard games list | show | export | import | delete`: the game archive from the command line.
+
+list, show and export only read: they take no lock, so they work while a game is being
+recorded."""
 import dataclasses
 import sys
 
@@ -38,7 +41,13 @@ def register(subparsers):
                              "default from the file name, else pgn")
     export.set_defaults(func=export_games)
 
-    importing = actions.add_parser("import", help="read games from a PGN-like, KIF, CSA or JSON file")
+    deleting = actions.add_parser("delete", help="remove games from the archive")
+    add_db_option(deleting)
+    deleting.add_argument("ids", type=int, nargs="+", help="game numbers (from `games list`)")
+    deleting.set_defaults(func=delete_games)
+
+    importing = actions.add_parser("import", help="read games from a PGN-like, KIF, CSA or JSON file; "
+                                                  "games the archive already has are skipped")
     add_db_option(importing)
     importing.add_argument("file", help="file to read")
     importing.add_argument("--format", choices=exports.FORMATS, help="default: from the file name")
@@ -51,7 +60,7 @@ RESULT_SHORT = {"black": "1-0", "white": "0-1", "draw": "½-½", "": "*"}
 
 
 def list_games(args):
-    with open_archive(args) as archive:
+    with open_archive(args, readonly=True) as archive:
         games = archive.summaries()
     if not games:
         print("no games in %s" % (getattr(args, "db", None) or "the archive"))
@@ -67,7 +76,7 @@ def list_games(args):
 
 
 def show_game(args):
-    with open_archive(args) as archive:
+    with open_archive(args, readonly=True) as archive:
         try:
             record = archive.game(args.id)
         except KeyError as error:
@@ -82,7 +91,13 @@ def show_game(args):
         hodges.append(to_hodges(position, move))
 
     shown = dataclasses.replace(record, moves=record.moves[:plies])
-    position = replay(shown, note)
+    full = []
+    try:
+        replay(record, lambda index, pos, move: full.append(to_hodges(pos, move)))
+        position = replay(shown, note)
+    except RecordError as error:
+        return fail("game %d in %s cannot be replayed (%s): the archive is damaged; export "
+                    "the other games and import them into a new archive" % (record.id, archive.path, error))
     state = ViewState(variant=record.variant, sfen=position.sfen(), moves=hodges,
                       first_side=first_side[0] if first_side else position.side,
                       black=record.black, white=record.white,
@@ -92,8 +107,6 @@ def show_game(args):
                           ", handicap " + record.handicap if record.handicap else "", plies, len(record.moves)))
     console = Console()
     console.print(render(state))
-    full = []
-    replay(record, lambda index, pos, move: full.append(to_hodges(pos, move)))
     table = Table("#", "move", "USI", "at", box=None)
     for index, (text, entry) in enumerate(zip(full, record.moves), 1):
         table.add_row(str(index), text, entry.usi, entry.at)
@@ -104,7 +117,7 @@ def show_game(args):
 
 def export_games(args):
     fmt = args.format or (exports.format_for_path(args.output) if args.output else "pgn")
-    with open_archive(args) as archive:
+    with open_archive(args, readonly=True) as archive:
         ids = args.ids or archive.ids()
         try:
             records = [archive.game(game_id) for game_id in ids]
@@ -114,7 +127,7 @@ def export_games(args):
     try:
         text = exports.export_games(records, fmt, {k: v for k, v in analyses.items() if v})
     except RecordError as error:
-        return fail(str(error))
+        return fail("%s: %s" % (archive.path, error))
     if args.output:
         encoding = kif.encoding_for(args.output) if fmt == "kif" else "utf-8"
         try:
@@ -139,8 +152,21 @@ def import_games(args):
     except (OSError, RecordError) as error:
         return fail("%s: %s" % (args.file, error))
     with open_archive(args) as archive:
-        ids = archive.store_all(records)
-    print("imported %d game(s): %s" % (len(ids), " ".join(map(str, ids))))
+        added, present = archive.import_all(records)
+    print("imported %d game(s): %s" % (len(added), " ".join(map(str, added))))
+    if present:
+        print("already in the archive, skipped: %s" % " ".join(map(str, present)))
+    return 0
+
+
+def delete_games(args):
+    """All the named games go, or none when one of them is not in the archive."""
+    with open_archive(args) as archive:
+        try:
+            archive.delete(args.ids)
+        except KeyError as error:
+            return fail(error.args[0])
+    print("deleted %d game(s): %s" % (len(args.ids), " ".join(map(str, args.ids))))
     return 0
 
 

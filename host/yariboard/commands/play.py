@@ -6,13 +6,12 @@ button A or by typing `hint`. Every committed move goes to the archive as it hap
 """
 import argparse
 import queue
-import tempfile
 
 from rich.console import Console
 
 from shogicore.variants import BLACK, WHITE
 from yariboard import fsf
-from yariboard.commands.common import add_db_option, fail, open_archive
+from yariboard.commands.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.commands.sim import SimConsole, keyboard_lines, run_interactive
 from yariboard.engine import LEVELS, Engine
 from yariboard.link import BoardRefused, Link, LinkError
@@ -44,6 +43,7 @@ def register(subparsers):
                         help="thinking time per move (default: the level's, 1 s for a USI engine)")
     parser.add_argument("--engine-side", choices=("black", "white"), default="white",
                         help="the side the engine plays (default %(default)s)")
+    add_board_option(parser, "with --sim, the simulated board")
     parser.add_argument("--new", action="store_true", help="start a new game on the board first")
     parser.add_argument("--variant", default="yari", help="for --new: yari or shogi")
     parser.add_argument("--handicap", default="-", help="for --new: a handicap name or - (default)")
@@ -119,7 +119,7 @@ def start_new_game(args, link):
 
 
 def play_simulated(args, archive, engine, side, names, console):
-    with SimRig(tempfile.mkdtemp(prefix="yariboard-play-"), clock="real") as rig:
+    with SimRig(board=args.board, clock="real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
                          time_limit=args.seconds)
         sim.pump(0.2)

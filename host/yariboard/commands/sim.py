@@ -8,14 +8,13 @@ keyboard or from a script file (one command per line, `#` starts a comment).
 import argparse
 import queue
 import sys
-import tempfile
 import threading
 
 from rich.console import Console
 
 from shogicore.errors import MoveError
 from shogicore.notation import parse_usi
-from yariboard.commands.common import add_db_option, fail, open_archive
+from yariboard.commands.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.engine import Engine
 from yariboard.link import Link
 from yariboard.recorder import Recorder
@@ -42,7 +41,7 @@ def register(subparsers):
     parser.add_argument("--script", metavar="FILE", help="run the commands of FILE, then exit")
     parser.add_argument("--clock", choices=("real", "virtual"),
                         help="board time: real (default at the keyboard) or virtual (default for scripts)")
-    parser.add_argument("--board", default="yari-9x7", help="hardware/boards/NAME.json (default %(default)s)")
+    add_board_option(parser)
     parser.add_argument("--storage", metavar="DIR", help="the board's flash directory (default: a new temporary one)")
     parser.set_defaults(func=run)
 
@@ -125,12 +124,11 @@ class SimConsole:
 
 def run(args):
     console = Console()
-    storage = args.storage or tempfile.mkdtemp(prefix="yariboard-sim-")
     clock = args.clock or ("virtual" if args.script else "real")
-    with open_archive(args) as archive, SimRig(storage, board=args.board, clock=clock) as rig:
+    with open_archive(args) as archive, SimRig(args.storage, board=args.board, clock=clock) as rig:
         sim = SimConsole(rig, archive, console)
         sim.pump(0.2)
-        console.print("simulated board on %s (flash in %s, %s clock)" % (rig.port, storage, clock))
+        console.print("simulated board on %s (flash in %s, %s clock)" % (rig.port, rig.storage_dir, clock))
         if args.script:
             return run_script(sim, args.script)
         return run_interactive(sim, console)
