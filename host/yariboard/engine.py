@@ -241,6 +241,7 @@ class Engine:
         self.rng = random.Random(seed)
         self.tt = {}
         self.history = {}
+        self.progress = None   # the deepest finished iteration of the search in progress
 
     def new_game(self):
         """Forget what was learnt about the previous game's positions."""
@@ -269,6 +270,7 @@ class Engine:
         self._seen = _history_keys(self._pos)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
+        self.progress = None
         if len(self.tt) > TT_MAX_ENTRIES:
             self.tt.clear()
 
@@ -292,7 +294,9 @@ class Engine:
                 break
             root_moves.remove(move)
             root_moves.insert(0, move)
-            best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=iteration)
+            best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=iteration,
+                                nodes=self.nodes)
+            self.progress = best   # read by a host showing the search while it runs
             mate = best.mate
             if mate is not None and abs(mate) <= iteration:
                 break  # a mate within the full-width horizon cannot get shorter

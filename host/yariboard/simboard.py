@@ -185,6 +185,8 @@ class SimBoard:
         self.log_dir = log_dir or tempfile.mkdtemp(prefix="simboard-")
         self.stderr_path = os.path.join(self.log_dir, "firmware.stderr")
         self.leds = {}            # square -> (r, g, b) of the last LED frame written
+        self.styles = {}          # square -> LED style (ledlang row) the interpreter lights
+        self.phase = ""           # the interpreter's phase (docs/firmware-interpreter.md)
         self.led_frames = 0
         self.errors = []          # complaints of the control channel
         self.process = None
@@ -343,6 +345,10 @@ class SimBoard:
                                        int(hexrgb[4:6], 16))
                     self.leds = lit
                     self.led_frames += 1
+                elif words[0] == "styles":
+                    self.styles = {square: int(style) for square, _, style
+                                   in (item.partition(":") for item in words[2:])}
+                    self.phase = words[1]
                 else:
                     self.errors.append(line.decode().strip())
 

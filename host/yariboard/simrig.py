@@ -8,22 +8,10 @@ with a new port, which the host finds through `ports()` like a real board's.
 """
 import time
 
-from boardfw import ledlang
 from boardfw.interpreter import SETTLE_MS
 from shogicore.move import is_drop, move_from, move_to
-from yariboard.ledstyles import channels, style_names
-from yariboard.simboard import SimBoard
-
-# One lit colour per style in the LED language (blinking styles are dark half the time).
-STYLE_OF_COLOUR = {}
-for _name, (_rgb, _pattern) in zip(style_names(), ledlang.TABLE):
-    STYLE_OF_COLOUR.setdefault(channels(_rgb), _name)
-
-
-def led_styles(leds):
-    """{square: (r, g, b)} as the simulator reports it -> {square: LED style name}."""
-    return {square: STYLE_OF_COLOUR.get(rgb, "#%02x%02x%02x" % rgb) for square, rgb in leds.items()}
-
+from yariboard.ledstyles import style_names
+from yariboard.simboard import SimBoard, occupied_squares
 
 def hand_actions(position, move):
     """Control lines a player's hands produce for `move` in `position` (not yet played)."""
@@ -104,6 +92,11 @@ class SimRig:
             self.act(line, touch_ms if index else 0)
         self.wait(touch_ms + SETTLE_MS + 100)
 
+    def arrange(self, variant, sfen):
+        """Set the pieces out for the position `sfen` (a new game or a set-up position)."""
+        self.act("set " + " ".join(occupied_squares(variant, sfen)))
+        self.wait(3 * self.board.config.debounce_ms + 100)
+
     def act(self, line, after_ms=0):
         """One control line (`lift 7g`, `place 7f`, `press A`...), after `after_ms` of time."""
         if after_ms:
@@ -119,4 +112,10 @@ class SimRig:
             time.sleep(ms / 1000.0)
 
     def led_styles(self):
-        return led_styles(self.board.leds)
+        """{square: LED style name} the interpreter lights now (blinking styles included)."""
+        names = style_names()
+        return {square: names[style] for square, style in self.board.styles.items()}
+
+    def phase(self):
+        """The interpreter's phase ('idle', 'choice', ...), '' while unplugged."""
+        return self.board.phase if self.plugged else ""

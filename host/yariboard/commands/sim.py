@@ -6,31 +6,80 @@ hands would do (`lift 7g`, `place 7f`), or let `move 7g7f` do the touches, from 
 keyboard or from a script file (one command per line, `#` starts a comment).
 """
 import argparse
+import os
 import queue
 import sys
 import tempfile
 import threading
+import time
 
 from rich.console import Console
 
-from shogicore.errors import MoveError
-from shogicore.notation import parse_usi
+from boardfw import config as board_config
+from shogicore.errors import MoveError, SfenError
+from shogicore.notation import parse_usi, to_usi
+from shogicore.position import Position
+from shogicore.variants import variant_by_name
 from yariboard.commands.common import add_db_option, fail, open_archive
-from yariboard.engine import Engine
-from yariboard.link import Link
+from yariboard.link import BoardRefused, Link, LinkError
 from yariboard.recorder import Recorder
-from yariboard.session import PlaySession
+from yariboard.session import SIDE_WORDS, PlaySession
+from yariboard.simboard import BOARDS
 from yariboard.simrig import SimRig
 from yariboard.view import render
 
+VARIANTS = ("yari", "shogi")
+MODES = ("casual", "tournament")
+DEFAULT_BOARD = "yari-9x7"
+TAP_MS = 200              # a short press of a button
+CHOICE_TRIES = 10         # more than the longest choice (seven drop kinds)
+CHOICE_WAIT_SECONDS = 5.0
+
 HELP = """commands:
   lift SQ | place SQ        a piece leaves / is put on a square (e.g. lift 7g, place 7f)
-  move USI                  the touches of a whole move, e.g. move 7g7f, move 3c3d, move P*5e
+  move USI                  the touches of a whole move, e.g. move 7g7f, move 3c3d, move P*5e;
+                            a choice is made as on the board: move 7d7c declines the
+                            promotion, move 7d7c+ takes it, move N*7e drops a Knight
   press A|B | release A|B   hold / let go of a button;  tap A|B  a short press
   wait MS                   let MS milliseconds of board time pass
   hint                      ask the built-in engine for a hint, lit on the board
+  takeback                  take back the last move (the board lights what to put back)
+  resign                    resign for your side (the side to move when no engine plays)
+  draw                      offer a draw (the rules have none by agreement: explained)
+  new [VARIANT [HANDICAP [MODE]]]   start a new game (default: this game's settings)
+  sfen SFEN                 set up a position (4 words), e.g. sfen 3k3/7/7/7/7/7/7/7/3K3 b R 1
+  replay GAME               light the moves of archived game GAME one by one on the board
   reset                     power-cycle the board;  unplug / replug  pull / plug the cable
   show                      print the board again;  help;  quit"""
+
+
+def add_game_options(parser):
+    """`--variant`, `--handicap`, `--mode` with their valid names in the help."""
+    handicaps = sorted(set(name for variant in VARIANTS for name in variant_by_name(variant).handicaps))
+    parser.add_argument("--variant", choices=VARIANTS, default=None,
+                        help="start a new game of this variant (%s); default: the board's" % ", ".join(VARIANTS))
+    parser.add_argument("--handicap", default=None, metavar="NAME",
+                        help="start a new game with this handicap: %s" % ", ".join(handicaps))
+    parser.add_argument("--mode", choices=MODES, default=None,
+                        help="start a new game in this mode (%s; default casual)" % ", ".join(MODES))
+
+
+def check_game_options(args, board_variant):
+    """The (variant, handicap, mode) of the new game the options ask for, or None for none.
+
+    ValueError names the bad value and every valid one."""
+    if args.variant is None and args.handicap is None and args.mode is None:
+        return None
+    variant = args.variant or board_variant
+    if variant != board_variant:
+        raise ValueError("this board plays %s, not %s (choose the board with --board)"
+                         % (board_variant, variant))
+    handicaps = sorted(variant_by_name(variant).handicaps)
+    handicap = args.handicap or "-"
+    if handicap != "-" and handicap not in handicaps:
+        raise ValueError("unknown %s handicap %r; valid handicaps: %s" % (
+            variant, handicap, ", ".join(handicaps) if handicaps else "none for " + variant))
+    return variant, handicap, args.mode or "casual"
 
 
 def register(subparsers):
@@ -42,28 +91,46 @@ def register(subparsers):
     parser.add_argument("--script", metavar="FILE", help="run the commands of FILE, then exit")
     parser.add_argument("--clock", choices=("real", "virtual"),
                         help="board time: real (default at the keyboard) or virtual (default for scripts)")
-    parser.add_argument("--board", default="yari-9x7", help="hardware/boards/NAME.json (default %(default)s)")
+    parser.add_argument("--board", default=None, help="hardware/boards/NAME.json (default: yari-9x7, or the board of --variant)")
     parser.add_argument("--storage", metavar="DIR", help="the board's flash directory (default: a new temporary one)")
+    add_game_options(parser)
     parser.set_defaults(func=run)
+
+
+def board_for(args):
+    """The board file named by --board, else one that plays --variant, else yari-9x7."""
+    if args.board or not args.variant:
+        return args.board or DEFAULT_BOARD
+    for name in sorted(os.listdir(BOARDS)):
+        if name.endswith(".json") and board_config.load(os.path.join(BOARDS, name)).variant == args.variant:
+            return name[:-len(".json")]
+    return DEFAULT_BOARD
 
 
 class SimConsole:
     """Executes sim commands against a rig and keeps the archive in step."""
 
     def __init__(self, rig, archive, console, engines=None, names=("player", "player"),
-                 time_limit=None):
+                 time_limit=None, clock=None):
         self.rig = rig
         self.console = console
+        self.archive = archive
+        self.names = names
         self.link = Link(finder=rig.ports)
         self.recorder = Recorder(self.link, archive, black=names[0], white=names[1])
-        self.session = PlaySession(self.recorder, engines or {}, time_limit=time_limit)
-        self.engine = next(iter(engines.values())) if engines else Engine(level=5)
+        self.session = PlaySession(self.recorder, engines or {}, time_limit=time_limit,
+                                   clock=clock)
+        self.replaying = []       # USI moves of an archived game still to be lit
 
     def pump(self, timeout=0.05):
-        return self.session.step(timeout)
+        events = self.session.step(timeout)
+        if self.replaying and any(verb in ("move", "new") for verb, _ in events):
+            self._light_replay()
+        return events
 
     def show(self):
-        self.console.print(render(self.session.view(self.rig.led_styles())))
+        self.console.print(render(self.session.view(self.rig.led_styles(), self.names,
+                                                    self.rig.phase())))
 
     def execute(self, line):
         """Run one command; returns False for quit. ValueError explains a bad command."""
@@ -76,8 +143,7 @@ class SimConsole:
         elif verb in ("press", "release", "tap") and len(args) == 1 and args[0].upper() in ("A", "B"):
             button = args[0].upper()
             if verb == "tap":
-                self.rig.act("press " + button)
-                self.rig.act("release " + button, 200)
+                self.tap(button)
             else:
                 self.rig.act("%s %s" % (verb, button))
         elif verb == "move" and len(args) == 1:
@@ -85,7 +151,20 @@ class SimConsole:
         elif verb == "wait" and len(args) == 1 and args[0].isdigit():
             self.rig.wait(int(args[0]))
         elif verb == "hint" and not args:
-            self.session.hint(self.engine)
+            self.session.hint()
+        elif verb == "takeback" and not args:
+            self._request("undo")
+        elif verb == "resign" and not args:
+            self._resign()
+        elif verb == "draw" and not args:
+            raise ValueError("no draw by agreement in Yari Shogi or shogi: a game is drawn only "
+                             "by repetition or impasse (docs/rules.md); resign or play on")
+        elif verb == "new" and len(args) <= 3:
+            self._new_game(args)
+        elif verb == "sfen" and len(args) == 4:
+            self._set_up(" ".join(args))
+        elif verb == "replay" and len(args) == 1:
+            self._replay(args[0])
         elif verb == "reset" and not args:
             self.rig.reset()
         elif verb == "unplug" and not args:
@@ -99,37 +178,144 @@ class SimConsole:
         elif verb == "quit" and not args:
             return False
         else:
-            raise ValueError("unknown command %r (type help)" % line.strip())
+            raise ValueError("unknown command or wrong arguments %r (type help)" % line.strip())
         if self.rig.plugged:
             self.pump(0.1)
         return True
 
+    def tap(self, button):
+        self.rig.act("press " + button)
+        self.rig.act("release " + button, TAP_MS)
+
     def _square(self, text):
         """The square name, checked against the board's variant (ValueError if off it)."""
-        if self.recorder.position is not None:
-            self.recorder.position.variant.parse_square(text)
+        variant = variant_by_name(self.rig.board.config.variant)
+        try:
+            variant.parse_square(text)
+        except ValueError as error:
+            raise ValueError("%s; squares are %s (files %d..1, ranks a..%s)" % (
+                error, "e.g. 7g", variant.files, chr(96 + variant.ranks)))
         return text
 
-    def _move(self, usi):
+    def _game(self):
         position = self.recorder.position
-        if position is None:
-            raise ValueError("no game yet")
+        if position is None or not self.rig.plugged:
+            raise ValueError("no game on the board yet (is it plugged in?)")
+        return position
+
+    def _request(self, *words):
+        self._game()
+        try:
+            return self.session.request(*words)
+        except BoardRefused as error:
+            raise ValueError("the board refused %s: %s" % (words[0], error.message))
+        except LinkError as error:
+            raise ValueError("the board did not answer: %s" % error)
+
+    def _resign(self):
+        side = self.session.human_side()
+        if side is None:
+            raise ValueError("no side to resign for: the engines play both")
+        self._request("resign", SIDE_WORDS[side])
+
+    def _new_game(self, args):
+        record = self.recorder.record()
+        variant = args[0] if args else record.variant
+        handicap = args[1] if len(args) > 1 else "-"
+        mode = args[2] if len(args) > 2 else (record.mode or "casual")
+        if variant not in VARIANTS:
+            raise ValueError("unknown variant %r; valid variants: %s" % (variant, ", ".join(VARIANTS)))
+        if mode not in MODES:
+            raise ValueError("unknown mode %r; valid modes: %s" % (mode, ", ".join(MODES)))
+        handicaps = sorted(variant_by_name(variant).handicaps)
+        if handicap != "-" and handicap not in handicaps:
+            raise ValueError("unknown %s handicap %r; valid handicaps: %s" % (
+                variant, handicap, ", ".join(handicaps) if handicaps else "none"))
+        self.replaying = []
+        self._request("new", variant, handicap, mode)
+        self.rig.arrange(variant, variant_by_name(variant).handicaps.get(handicap))
+
+    def _set_up(self, sfen):
+        position = self._game()
+        try:
+            Position(position.variant, sfen)
+        except (SfenError, ValueError) as error:
+            raise ValueError("bad SFEN %r: %s" % (sfen, error))
+        self.replaying = []
+        self._request("setpos", position.variant.name, self.recorder.record().mode or "casual",
+                      *sfen.split())
+        self.rig.arrange(position.variant.name, sfen)
+
+    def _replay(self, game_id):
+        if not game_id.isdigit():
+            raise ValueError("replay takes a game number (see `yariboard games list`)")
+        try:
+            record = self.archive.game(int(game_id))
+        except KeyError:
+            record = None
+        if record is None:
+            raise ValueError("no game %s in the archive (see `yariboard games list`)" % game_id)
+        if not record.usi_moves():
+            raise ValueError("game %s has no moves to replay" % game_id)
+        self._request("setpos", record.variant, "casual", *record.start_sfen.split())
+        self.rig.arrange(record.variant, record.start_sfen)
+        self.replaying = list(record.usi_moves())
+        self.pump(0.1)
+        self._light_replay()
+
+    def _light_replay(self):
+        """Light the next move of the replayed game (the person carries it out)."""
+        position = self.recorder.position
+        if position is None or not self.replaying:
+            return
+        self.session.request("show", self.replaying.pop(0))
+
+    def _move(self, usi):
+        """Carry out `usi` as a person would: the touches, then the choice the board offers
+        (B until the wanted promotion or piece is lit, then A)."""
+        position = self._game()
         try:
             move = parse_usi(position.variant, usi)
         except MoveError as error:
-            raise ValueError(str(error))
+            raise ValueError("%s (moves are USI: 7g7f, 7d7c+, N*5e)" % error)
         if not position.is_legal(move):
             raise ValueError("%s is not legal here" % usi)
+        wanted = to_usi(position.variant, move)
         self.rig.perform(position, move)
+        for _ in range(CHOICE_TRIES):
+            offered = self._await_choice_or_move()
+            if offered is None:
+                return
+            self.tap("A" if offered == wanted else "B")
+        raise ValueError("the board never offered %s" % wanted)
+
+    def _await_choice_or_move(self):
+        """The move the board offers in a choice, or None once a move was committed."""
+        deadline = time.monotonic() + CHOICE_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            for verb, words in self.pump(0.05):
+                if verb == "choice":
+                    return words[0]
+                if verb in ("move", "refused", "illegal", "end"):
+                    return None
+            if self.rig.clock == "virtual":
+                self.rig.wait(50)
+        raise ValueError("the board did not take the move (still %s)" % (self.rig.phase() or "busy"))
 
 
 def run(args):
     console = Console()
     storage = args.storage or tempfile.mkdtemp(prefix="yariboard-sim-")
     clock = args.clock or ("virtual" if args.script else "real")
-    with open_archive(args) as archive, SimRig(storage, board=args.board, clock=clock) as rig:
+    with open_archive(args) as archive, SimRig(storage, board=board_for(args), clock=clock) as rig:
+        try:
+            new_game = check_game_options(args, rig.board.config.variant)
+        except ValueError as error:
+            return fail(str(error))
         sim = SimConsole(rig, archive, console)
         sim.pump(0.2)
+        if new_game:
+            sim.execute("new " + " ".join(new_game))
         console.print("simulated board on %s (flash in %s, %s clock)" % (rig.port, storage, clock))
         if args.script:
             return run_script(sim, args.script)
