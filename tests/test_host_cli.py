@@ -120,10 +120,10 @@ def test_view_shows_pieces_hands_leds_moves_and_evaluation():
             if len(line.split()) > 8 and line.split()[1] in "abcdefghi"}
     assert rows["a"] == ["vYR", "vYN", "vYN", "vG", ".", "vYB", "vYR"]
     assert rows["i"] == ["YR", "YB", "YB", "G", "YN", "YN", "YR"]
-    assert rows["h"][-1] == "P"
+    assert rows["h"][-1] == "P~"          # the last move's LED marks its square
     assert "White hand: YB" in text and "Black hand: Px2" in text
-    assert "last move 1h" in text and "hint: from 5c" in text
-    assert "1. P-1h" in text and "-1.35" in text and "White" in text
+    assert "the previous move (from and to): 1h" in text and "hint: move from here: 5c" in text
+    assert "1. P-1h" in text and "-1.35 for Black" in text and "White" in text
     assert "connected on /dev/ttyACM0" in text and "Ann (Black) vs Ben (White)" in text
 
 

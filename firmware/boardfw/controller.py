@@ -348,10 +348,10 @@ class Controller:
         if verb == "resign":   # a player resigns from the host, or the host's clock fell
             if game.result is not None:
                 raise protocol.ProtocolError(protocol.E_OVER, "the game has ended")
-            if args[0] not in ("black", "white") or args[1:] not in ((), ("time",)):
+            if args[0] not in ("black", "white") or args[-1] not in (args[0], "time"):
                 raise protocol.ProtocolError(protocol.E_ARGS, "resign black|white [time]")
             self._handle(self.interpreter.resign(("black", "white").index(args[0]),
-                                                 args[1] if args[1:] else "resignation"))
+                                                 "time" if len(args) > 1 else "resignation"))
             return ()
         if verb == "ledtest":
             self._ledtest_start = now

@@ -154,6 +154,8 @@ class Interpreter:
     def resign(self, side, reason):
         """`side` loses by `reason`: 'resignation' (button or host) or 'time' (host's clock)."""
         self.game.result = (side ^ 1, reason)
+        self._order = None
+        self._hint = None
         self._choice = None
         self._reseating = False
         self._emit(("resign", side))

@@ -50,7 +50,7 @@ class Search:
 
     def describe(self):
         """'3.2 s, depth 4, 12000 nodes, best P-7f, +0.35 for Black' for the screen."""
-        parts = ["%s thinking %.1f s" % (SIDE_WORDS[self.position.side].capitalize(),
+        parts = ["%s thinking %d s" % (SIDE_WORDS[self.position.side].capitalize(),
                                          time.monotonic() - self.started)]
         progress = getattr(self.engine, "progress", None)
         if progress is not None:
@@ -89,10 +89,10 @@ class PlaySession:
         self.message = ""
         self.refusal = ""
         self.thinking = None       # the Search in progress
-        self._hint = None          # (board game, ply, Hodges) of the hint last lit
-        self._order = None         # (board game, ply, Hodges) of the engine move last lit
-        self._chosen = {}          # (board game, ply) -> engine move, searched once
-        self._lit = None           # (board game, ply, link connections) last sent with show
+        self._hint = None          # (board game, SFEN, Hodges) of the hint last lit
+        self._order = None         # (board game, SFEN, Hodges) of the engine move last lit
+        self._chosen = {}          # (board game, SFEN) -> engine move, searched once
+        self._lit = None           # (board game, SFEN, link connections) last sent with show
         self._notation = ([], [])  # (USI moves, their Hodges) of the game shown
 
     def finished(self):
@@ -119,8 +119,10 @@ class PlaySession:
         return events
 
     def _key(self):
+        """The game and position on the board: what a search, an order or a hint is for
+        (after a take-back the same ply may hold another position)."""
         position = self.recorder.position
-        return (self.recorder.board_game, len(position.moves()))
+        return (self.recorder.board_game, position.sfen() if position is not None else "")
 
     # -- the clock ------------------------------------------------------------------------
 
@@ -242,6 +244,15 @@ class PlaySession:
             return position.side if position is not None and not self.engines else None
         return 1 - next(iter(self.engines))
 
+    def take_back(self):
+        """Take back the last move, and the engine's reply before it, so that a person
+        is to move again (the board lights the squares to put right)."""
+        position = self.recorder.position
+        engine_replied = len(self.engines) == 1 and (position.side ^ 1) in self.engines
+        self.request("undo")
+        if engine_replied and position.plies > 1:
+            self.request("undo")
+
     def request(self, *words):
         """A board request for a host control; BoardRefused says why it was refused."""
         return self.recorder.link.request(*words)
@@ -270,7 +281,7 @@ class PlaySession:
                 hodges.append(to_hodges(position, move))
             position.push(move)
         self._notation = (usi, hodges)
-        key = (self.recorder.board_game, len(usi))
+        key = self._key()
         result = "" if self.recorder.result == "-" else self.recorder.result
         return ViewState(variant=record.variant, sfen=position.sfen(), leds=leds or {},
                          phase=phase, moves=hodges, first_side=first_side,

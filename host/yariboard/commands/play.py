@@ -11,7 +11,9 @@ from rich.console import Console
 
 from shogicore.variants import BLACK, WHITE
 from yariboard.commands.common import add_db_option, fail, open_archive
-from yariboard.commands.sim import SimConsole, keyboard_lines, run_interactive
+from yariboard.clocks import GameClock, parse_time_control
+from yariboard.commands.sim import (SimConsole, add_game_options, board_for, check_game_options,
+                                    keyboard_lines, run_interactive)
 from yariboard.engine import LEVELS, Engine
 from yariboard.link import BoardRefused, Link, LinkError
 from yariboard.recorder import Recorder
@@ -36,25 +38,35 @@ def register(subparsers):
     parser.add_argument("--engine-side", choices=("black", "white"), default="white",
                         help="the side the engine plays (default %(default)s)")
     parser.add_argument("--new", action="store_true", help="start a new game on the board first")
-    parser.add_argument("--variant", default="yari", help="for --new: yari or shogi")
-    parser.add_argument("--handicap", default="-", help="for --new: a handicap name or - (default)")
-    parser.add_argument("--mode", default="casual", choices=("casual", "tournament"), help="for --new")
+    add_game_options(parser)
+    parser.add_argument("--time", type=float, default=None, metavar="MINUTES",
+                        help="a game clock: MINUTES of main time per side (default: no clock)")
+    parser.add_argument("--byoyomi", type=float, default=0.0, metavar="SECONDS",
+                        help="with a clock: SECONDS per move once the main time is gone")
+    parser.add_argument("--increment", type=float, default=0.0, metavar="SECONDS",
+                        help="with a clock: SECONDS added after each move (Fischer)")
     parser.add_argument("--you", default="player", help="your name for the archive")
     parser.set_defaults(func=run)
 
 
 def make_engine(args):
     if args.engine:
-        return UsiEngine(args.engine, variant=args.variant)
+        return UsiEngine(args.engine, variant=args.variant or "yari")
     return Engine(level=args.level)
 
 
 def run(args):
     side = BLACK if args.engine_side == "black" else WHITE
+    if (args.new or args.variant or args.handicap) and args.mode is None:
+        args.mode = "casual"              # a new game is casual unless --mode says otherwise
     try:
+        control = parse_time_control(args.time, args.byoyomi, args.increment)
+        if args.variant is not None or args.handicap is not None:
+            check_game_options(args, args.variant or "yari")
         engine = make_engine(args)
     except (UsiError, ValueError) as error:
         return fail(str(error))
+    args.clock = GameClock(control) if control else None
     engine_name = args.engine or "built-in engine, level %d" % args.level
     names = (engine_name, args.you) if side == BLACK else (args.you, engine_name)
     console = Console()
@@ -69,20 +81,28 @@ def run(args):
         engine.close()
 
 
-def start_new_game(args, link):
+def start_new_game(args, link, board_variant):
     try:
-        link.request("new", args.variant, args.handicap, args.mode)
+        variant, handicap, mode = check_game_options(args, board_variant)
+        link.request("new", variant, handicap, mode)
+    except ValueError as error:
+        raise LinkError(str(error))
     except BoardRefused as error:
         raise LinkError(str(error))
 
 
 def play_simulated(args, archive, engine, side, names, console):
-    with SimRig(tempfile.mkdtemp(prefix="yariboard-play-"), clock="real") as rig:
+    with SimRig(tempfile.mkdtemp(prefix="yariboard-play-"), board=board_for(args),
+                clock="real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
-                         time_limit=args.seconds)
+                         time_limit=args.seconds, clock=args.clock)
         sim.pump(0.2)
-        if args.new:
-            start_new_game(args, sim.link)
+        new_game = check_game_options(args, rig.board.config.variant)
+        if new_game:
+            try:
+                sim.execute("new " + " ".join(new_game))
+            except ValueError as error:
+                raise LinkError(str(error))
         run_interactive(sim, console, until_finished=True)
         sim.show()
     return 0
@@ -92,9 +112,9 @@ def play_board(args, archive, engine, side, names, console):
     link = Link(port=args.port)
     link.connect(timeout=10)
     recorder = Recorder(link, archive, black=names[0], white=names[1])
-    session = PlaySession(recorder, {side: engine}, time_limit=args.seconds)
-    if args.new:
-        start_new_game(args, link)
+    session = PlaySession(recorder, {side: engine}, time_limit=args.seconds, clock=args.clock)
+    if args.mode is not None:
+        start_new_game(args, link, link.request("version")[2])
     console.print("type `hint` for a hint, `quit` to stop (the game stays on the board)")
     lines = keyboard_lines()
     shown = None

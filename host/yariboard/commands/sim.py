@@ -36,21 +36,22 @@ CHOICE_TRIES = 10         # more than the longest choice (seven drop kinds)
 CHOICE_WAIT_SECONDS = 5.0
 
 HELP = """commands:
-  lift SQ | place SQ        a piece leaves / is put on a square (e.g. lift 7g, place 7f)
-  move USI                  the touches of a whole move, e.g. move 7g7f, move 3c3d, move P*5e;
-                            a choice is made as on the board: move 7d7c declines the
-                            promotion, move 7d7c+ takes it, move N*7e drops a Knight
-  press A|B | release A|B   hold / let go of a button;  tap A|B  a short press
-  wait MS                   let MS milliseconds of board time pass
-  hint                      ask the built-in engine for a hint, lit on the board
-  takeback                  take back the last move (the board lights what to put back)
-  resign                    resign for your side (the side to move when no engine plays)
-  draw                      offer a draw (the rules have none by agreement: explained)
-  new [VARIANT [HANDICAP [MODE]]]   start a new game (default: this game's settings)
-  sfen SFEN                 set up a position (4 words), e.g. sfen 3k3/7/7/7/7/7/7/7/3K3 b R 1
-  replay GAME               light the moves of archived game GAME one by one on the board
-  reset                     power-cycle the board;  unplug / replug  pull / plug the cable
-  show                      print the board again;  help;  quit"""
+  lift SQ | place SQ      a piece leaves / is put on a square (lift 7g, place 7f)
+  move USI                the touches of a whole move (move 7g7f, move P*5e), and
+                          the board's choice as a person makes it: move 7d7c
+                          declines the promotion, 7d7c+ takes it, N*7e drops a Knight
+  press A|B | release A|B hold / let go of a button;  tap A|B  a short press
+  wait MS                 let MS milliseconds of board time pass
+  hint                    ask the engine for a hint, lit on the board
+  takeback                take back the last move (the board lights what to fix)
+  resign                  resign for your side (with no engine: the side to move)
+  draw                    offer a draw (the rules have none by agreement)
+  new [VARIANT [HANDICAP [MODE]]]  a new game (default: this game's settings)
+  sfen SFEN               set up a position: sfen 3k3/7/7/7/7/7/7/7/3K3 b R 1
+  replay GAME             light archived game GAME's moves one by one
+  reset                   power-cycle the board
+  unplug | replug         pull / plug the cable
+  show                    print the board again;  help;  quit"""
 
 
 def add_game_options(parser):
@@ -99,8 +100,9 @@ def register(subparsers):
 
 def board_for(args):
     """The board file named by --board, else one that plays --variant, else yari-9x7."""
-    if args.board or not args.variant:
-        return args.board or DEFAULT_BOARD
+    board = getattr(args, "board", None)
+    if board or not args.variant:
+        return board or DEFAULT_BOARD
     for name in sorted(os.listdir(BOARDS)):
         if name.endswith(".json") and board_config.load(os.path.join(BOARDS, name)).variant == args.variant:
             return name[:-len(".json")]
@@ -121,6 +123,7 @@ class SimConsole:
         self.session = PlaySession(self.recorder, engines or {}, time_limit=time_limit,
                                    clock=clock)
         self.replaying = []       # USI moves of an archived game still to be lit
+        self._shown = None        # the ViewState last printed
 
     def pump(self, timeout=0.05):
         events = self.session.step(timeout)
@@ -128,9 +131,13 @@ class SimConsole:
             self._light_replay()
         return events
 
-    def show(self):
-        self.console.print(render(self.session.view(self.rig.led_styles(), self.names,
-                                                    self.rig.phase())))
+    def show(self, only_if_changed=False):
+        """Print the screen (or only if anything on it changed since it was last printed)."""
+        state = self.session.view(self.rig.led_styles(), self.names, self.rig.phase())
+        if only_if_changed and state == self._shown:
+            return
+        self._shown = state
+        self.console.print(render(state))
 
     def execute(self, line):
         """Run one command; returns False for quit. ValueError explains a bad command."""
@@ -153,7 +160,7 @@ class SimConsole:
         elif verb == "hint" and not args:
             self.session.hint()
         elif verb == "takeback" and not args:
-            self._request("undo")
+            self._take_back()
         elif verb == "resign" and not args:
             self._resign()
         elif verb == "draw" and not args:
@@ -204,11 +211,21 @@ class SimConsole:
         return position
 
     def _request(self, *words):
+        return self._request_with(self.session.request, *words)
+
+    def _take_back(self):
+        """The host's take-back; then the hands put the pieces back as the board lights."""
+        self._request_with(self.session.take_back)
+        self.pump(0.1)
+        position = self.recorder.position
+        self.rig.arrange(position.variant.name, position.sfen())
+
+    def _request_with(self, action, *args):
         self._game()
         try:
-            return self.session.request(*words)
+            return action(*args)
         except BoardRefused as error:
-            raise ValueError("the board refused %s: %s" % (words[0], error.message))
+            raise ValueError(str(error))
         except LinkError as error:
             raise ValueError("the board did not answer: %s" % error)
 
@@ -360,8 +377,8 @@ def run_interactive(sim, console, until_finished=False):
         try:
             line = lines.get(timeout=0.05)
         except queue.Empty:
-            if sim.pump(0.05):
-                sim.show()
+            sim.pump(0.05)
+            sim.show(only_if_changed=True)
             continue
         try:
             if not sim.execute(line):
