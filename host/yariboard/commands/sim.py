@@ -191,8 +191,10 @@ class SimConsole:
         return True
 
     def tap(self, button):
+        """A short press, held long enough for the board to see it go down and up."""
         self.rig.act("press " + button)
         self.rig.act("release " + button, TAP_MS)
+        self.rig.wait(3 * self.rig.board.config.debounce_ms)
 
     def _square(self, text):
         """The square name, checked against the board's variant (ValueError if off it)."""
