@@ -5,11 +5,16 @@ Each typed move must be recorded exactly as typed (promotion choice, drop kind),
 input must come back as one line naming the problem, and the screen must say what the board
 shows: the LED styles the interpreter lights and a status line that follows its phase.
 """
+import re
+import time
+
 import pytest
 from rich.console import Console
 
 from shogicore.game import Game
+from shogicore.variants import WHITE
 from yariboard.archive import Archive
+from yariboard.engine import Engine
 from yariboard.commands.sim import SimConsole
 from yariboard.simrig import SimRig
 
@@ -179,3 +184,36 @@ def test_the_screen_keeps_its_columns_at_80_characters(tmp_path):
     row_h = [line for line in ranks if line.split()[1] == "h"][0]
     assert row_h[columns[1]:columns[1] + 2] == "B^"     # the lifted Bishop on 8h
     assert "legal destination" in "\n".join(lines)
+
+
+def test_while_the_engine_thinks_the_screen_shows_it_and_commands_are_served(tmp_path):
+    archive = Archive(str(tmp_path / "games.sqlite3"))
+    console = Console(width=80, record=True, color_system=None)
+    try:
+        with SimRig(str(tmp_path / "flash"), clock="virtual", log_dir=str(tmp_path)) as rig:
+            sim = SimConsole(rig, archive, console, engines={WHITE: Engine(level=8)},
+                             time_limit=3.0)
+            sim.pump(0.2)
+            run(sim, "move 7g7f")
+            started = time.monotonic()
+            seen = ""
+            while time.monotonic() - started < 2.5:
+                step = time.monotonic()
+                run(sim, "show")                 # the keyboard is served meanwhile
+                assert time.monotonic() - step < 1.0
+                seen = screen(sim)
+                if "depth 2" in seen:
+                    break
+            thinking = [line for line in seen.splitlines() if "engine thinking" in line][0]
+            assert re.search(r"thinking \d+ s: depth \d+, \d+ nodes, best \S+-\S+, "
+                             r"[+-]\d+\.\d\d for Black", thinking), thinking
+            with pytest.raises(ValueError):
+                sim.execute("takeback now")
+            for _ in range(100):
+                sim.pump(0.05)
+                if "carry out the engine's move" in status(sim):
+                    break
+            assert "engine thinking" not in screen(sim)
+            assert "carry out the engine's move" in status(sim)
+    finally:
+        archive.close()

@@ -6,6 +6,7 @@ within the byoyomi period (if any); with an increment, every move made adds it t
 mover's time. When a side's time is gone, `flag()` names it and the host records the loss
 on the board (`resign SIDE time`, docs/protocol.md). Times are in seconds.
 """
+import math
 import time
 from dataclasses import dataclass
 
@@ -33,10 +34,9 @@ class TimeControl:
 
 
 def format_seconds(seconds):
-    seconds = max(0.0, seconds)
-    if seconds >= 60:
-        return "%d:%02d" % (seconds // 60, seconds % 60)
-    return "%.1fs" % seconds
+    """'m:ss', whole seconds rounded up as a clock shows them (0:00 only once flagged)."""
+    whole = int(math.ceil(max(0.0, seconds)))
+    return "%d:%02d" % (whole // 60, whole % 60)
 
 
 class GameClock:

@@ -49,9 +49,9 @@ class Search:
         return not self._thread.is_alive()
 
     def describe(self):
-        """'3.2 s, depth 4, 12000 nodes, best P-7f, +0.35 for Black' for the screen."""
-        parts = ["%s thinking %d s" % (SIDE_WORDS[self.position.side].capitalize(),
-                                         time.monotonic() - self.started)]
+        """'thinking 3 s: depth 4, 12000 nodes, best P-7f, +0.35 for Black' (the score is
+        always from Black's point of view, whichever side the engine plays)."""
+        parts = ["thinking %d s:" % (time.monotonic() - self.started)]
         progress = getattr(self.engine, "progress", None)
         if progress is not None:
             if progress.depth:
@@ -66,7 +66,7 @@ class Search:
                 except ValueError:
                     pass
             parts.append(black_view(self.position, progress).describe().split("  ")[0])
-        return ", ".join(parts)
+        return parts[0] + " " + ", ".join(parts[1:])
 
 
 class PlaySession:
@@ -188,7 +188,7 @@ class PlaySession:
             engine = self.engines[position.side]
             limit = self.time_limit
             if self.clock is not None:
-                limit = self.clock.think_time(position.side)
+                limit = min(limit or 1e9, self.clock.think_time(position.side))
             self.thinking = Search(engine, position.copy(), limit, key)
             return None
         self.thinking = None

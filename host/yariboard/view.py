@@ -271,7 +271,7 @@ def render(state):
     parts += led_legend(state)
     parts.append(Text("status: " + status_line(state, position), style="bold"))
     if state.thinking:
-        parts.append(Text("engine: " + state.thinking, style="cyan"))
+        parts.append(Text("engine " + state.thinking, style="cyan"))
     if state.message:
         parts.append(Text(state.message, style="yellow"))
     return Panel(Group(*parts), title=title, title_align="left")
