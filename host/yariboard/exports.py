@@ -244,7 +244,7 @@ SIDE_NAMES = {"black": "先手", "white": "後手"}
 # How the game ended, as the word KIF writes in the move column after the last move.
 KIF_ENDINGS = {"mate": "詰み", "resignation": "投了", "repetition": "千日手",
                "perpetual-check": "連続王手の千日手", "illegal-move": "反則負け",
-               "adjudication": "判定"}
+               "adjudication": "判定", "time": "切れ負け"}
 KIF_IMPASSE_WIN, KIF_IMPASSE_DRAW, KIF_SUSPENDED = "入玉勝ち", "持将棋", "中断"
 KIF_MOVE_RE = re.compile(
     r"^\s*(\d+)\s+(?:(同\s*|[１-９][一二三四五六七八九])(成香|成桂|成銀|[歩香桂銀金角飛玉王と杏圭全馬龍竜])"

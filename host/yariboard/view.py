@@ -251,8 +251,6 @@ def render(state):
         info.add_row("result", Text("%s (%s)" % (RESULT_TEXT.get(winner, winner), reason), style="bold"))
     else:
         info.add_row("to move", side_name(position.side))
-    if state.clock:
-        info.add_row("clock", state.clock)
     if state.evaluation:
         info.add_row("engine", state.evaluation.describe())
     if state.status:
@@ -270,6 +268,8 @@ def render(state):
         parts = [Group(*board), moves]
     parts += led_legend(state)
     parts.append(Text("status: " + status_line(state, position), style="bold"))
+    if state.clock:
+        parts.append(Text("clock: " + state.clock))
     if state.thinking:
         parts.append(Text("engine " + state.thinking, style="cyan"))
     if state.message:
