@@ -202,7 +202,7 @@ def test_while_the_engine_thinks_the_screen_shows_it_and_commands_are_served(tmp
                 run(sim, "show")                 # the keyboard is served meanwhile
                 assert time.monotonic() - step < 1.0
                 seen = screen(sim)
-                if "depth 2" in seen:
+                if re.search(r"thinking \d+ s: depth \d+", seen):
                     break
             thinking = [line for line in seen.splitlines() if "engine thinking" in line][0]
             assert re.search(r"thinking \d+ s: depth \d+, \d+ nodes, best \S+-\S+, "
@@ -217,3 +217,29 @@ def test_while_the_engine_thinks_the_screen_shows_it_and_commands_are_served(tmp
             assert "carry out the engine's move" in status(sim)
     finally:
         archive.close()
+
+
+def test_replay_lights_each_move_of_an_archived_game_in_turn(sim):
+    played = ["7g7f", "3c3d", "6g6f"]
+    run(sim, *["move " + usi for usi in played])
+    run(sim, "resign")
+    finished = sim.recorder.game_id
+    assert sim.session.finished()
+    run(sim, "replay %d" % finished, "wait 50")
+    assert sim.recorder.position.sfen() == Game("yari").position.sfen()
+    for usi in played:
+        frm, to = usi[:2], usi[2:4]
+        styles = sim.rig.led_styles()
+        assert styles.get(frm) == "order-from" and styles.get(to) == "order-to", (usi, styles)
+        assert "carry out the replayed game's move" in status(sim)
+        run(sim, "move " + usi, "wait 50")
+    assert "order-to" not in sim.rig.led_styles().values()   # the game is over: nothing lit
+    assert recorded(sim) == played
+
+
+def test_a_new_game_with_a_handicap_from_the_host(sim):
+    run(sim, "move 7g7f", "new yari bishop", "wait 50")
+    record = sim.recorder.record()
+    assert record.handicap == "bishop" and recorded(sim) == []
+    assert sim.recorder.position.sfen() == Game("yari", handicap="bishop").position.sfen()
+    assert "White to move" in status(sim)     # the handicap giver moves first

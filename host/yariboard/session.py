@@ -89,8 +89,9 @@ class PlaySession:
         self.message = ""
         self.refusal = ""
         self.thinking = None       # the Search in progress
+        self.ordering = True       # False while the host lights other moves (a replay)
         self._hint = None          # (board game, SFEN, Hodges) of the hint last lit
-        self._order = None         # (board game, SFEN, Hodges) of the engine move last lit
+        self._order = None         # (board game, SFEN, words) of the ordered move last lit
         self._chosen = {}          # (board game, SFEN) -> engine move, searched once
         self._lit = None           # (board game, SFEN, link connections) last sent with show
         self._notation = ([], [])  # (USI moves, their Hodges) of the game shown
@@ -158,7 +159,7 @@ class PlaySession:
         position = self.recorder.position
         if position is None or self.finished() or position.side not in self.engines:
             return
-        if not self.recorder.link.connected() or self.recorder.link.needs_resync:
+        if not self.ordering or not self.recorder.link.connected() or self.recorder.link.needs_resync:
             return
         key = self._key()
         lit = key + (self.recorder.link.connections,)
@@ -175,7 +176,7 @@ class PlaySession:
             self.recorder.link.needs_resync = True
             return
         self._lit = lit
-        self._order = key + (to_hodges(position, move),)
+        self._order = key + ("the engine's move " + to_hodges(position, move),)
         if self.on_order:
             self.on_order(position, move)
 
@@ -236,6 +237,13 @@ class PlaySession:
             return None
         self._hint = self._key() + (to_hodges(position, result.move),)
         return usi
+
+    def order(self, usi, whose):
+        """Light `usi` as a move to carry out (`whose`: "the replayed game's move")."""
+        position = self.recorder.position
+        self.request("show", usi)
+        self._order = self._key() + ("%s %s" % (whose, to_hodges(position, parse_usi(
+            position.variant, usi))),)
 
     def human_side(self):
         """The side a person plays when the engine plays the other; None if both or none."""

@@ -111,7 +111,7 @@ class ViewState:
     result: str = ""                                      # e.g. "black:mate"
     message: str = ""
     hint: str = ""                                        # Hodges of the lit hint
-    order: str = ""                                       # Hodges of the lit engine move
+    order: str = ""                                       # "the engine's move P-7f"
     refusal: str = ""                                     # why the board refused
     thinking: str = ""                                    # the engine's search in progress
     clock: str = ""                                       # both clocks
@@ -215,7 +215,7 @@ def status_line(state, position):
     if "check" in lit:
         text += ", in check"
     if "order-to" in lit:
-        text += "; carry out the engine's move %s" % (state.order or "")
+        text += "; carry out %s" % (state.order or "the lit move")
         text += " (<from >to)" if "order-from" in lit else " (>drop here)"
     if "hint-to" in lit:
         text += "; hint: %s" % (state.hint or "")

@@ -8,10 +8,13 @@ import queue
 import tempfile
 
 from rich.console import Console
+from rich.text import Text
 
 from shogicore.variants import BLACK, WHITE
 from yariboard.commands.common import add_db_option, fail, open_archive
 from yariboard.clocks import GameClock, parse_time_control
+from yariboard.controls import HELP as CONTROLS_HELP
+from yariboard.controls import HostControls
 from yariboard.commands.sim import (SimConsole, add_game_options, board_for, check_game_options,
                                     keyboard_lines, run_interactive)
 from yariboard.engine import LEVELS, Engine
@@ -113,29 +116,33 @@ def play_board(args, archive, engine, side, names, console):
     link.connect(timeout=10)
     recorder = Recorder(link, archive, black=names[0], white=names[1])
     session = PlaySession(recorder, {side: engine}, time_limit=args.seconds, clock=args.clock)
+    controls = HostControls(session, archive)
     if args.mode is not None:
         start_new_game(args, link, link.request("version")[2])
-    console.print("type `hint` for a hint, `quit` to stop (the game stays on the board)")
+    console.print("type `help` for the controls, `quit` to stop (the game stays on the board)")
     lines = keyboard_lines()
     shown = None
     try:
         while not session.finished():
-            session.step(0.05)
             try:
-                command = lines.get_nowait().strip()
+                words = lines.get_nowait().split()
             except queue.Empty:
-                command = ""
-            if command == "quit":
+                words = []
+            if words and words[0].lower() == "quit":
                 break
-            if command == "hint":
-                session.hint()
-            elif command:
-                console.print("[red]unknown command %r (hint, quit)[/red]" % command)
+            if words:
+                try:
+                    if words[0].lower() == "help":
+                        console.print(CONTROLS_HELP + "\n  quit                    stop")
+                    elif not controls.execute(words[0].lower(), words[1:]):
+                        raise ValueError("unknown command %r (type help)" % " ".join(words))
+                except ValueError as error:
+                    console.print(Text(str(error), style="red"), soft_wrap=True)
+            controls.followed(session.step(0.05))
             state = session.view(names=names)
-            key = (len(state.moves), state.status, state.message, state.result)
-            if key != shown:
+            if state != shown:
                 console.print(render(state))
-                shown = key
+                shown = state
     finally:
         link.close()
     return 0

@@ -14,22 +14,22 @@ import threading
 import time
 
 from rich.console import Console
+from rich.text import Text
 
 from boardfw import config as board_config
-from shogicore.errors import MoveError, SfenError
+from shogicore.errors import MoveError
 from shogicore.notation import parse_usi, to_usi
-from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from yariboard.commands.common import add_db_option, fail, open_archive
-from yariboard.link import BoardRefused, Link, LinkError
+from yariboard.controls import HELP as CONTROLS_HELP
+from yariboard.controls import MODES, VARIANTS, HostControls, check_new_game
+from yariboard.link import Link
 from yariboard.recorder import Recorder
-from yariboard.session import SIDE_WORDS, PlaySession
+from yariboard.session import PlaySession
 from yariboard.simboard import BOARDS
 from yariboard.simrig import SimRig
 from yariboard.view import render
 
-VARIANTS = ("yari", "shogi")
-MODES = ("casual", "tournament")
 DEFAULT_BOARD = "yari-9x7"
 TAP_MS = 200              # a short press of a button
 CHOICE_TRIES = 10         # more than the longest choice (seven drop kinds)
@@ -42,16 +42,10 @@ HELP = """commands:
                           declines the promotion, 7d7c+ takes it, N*7e drops a Knight
   press A|B | release A|B hold / let go of a button;  tap A|B  a short press
   wait MS                 let MS milliseconds of board time pass
-  hint                    ask the engine for a hint, lit on the board
-  takeback                take back the last move (the board lights what to fix)
-  resign                  resign for your side (with no engine: the side to move)
-  draw                    offer a draw (the rules have none by agreement)
-  new [VARIANT [HANDICAP [MODE]]]  a new game (default: this game's settings)
-  sfen SFEN               set up a position: sfen 3k3/7/7/7/7/7/7/7/3K3 b R 1
-  replay GAME             light archived game GAME's moves one by one
+%s
   reset                   power-cycle the board
   unplug | replug         pull / plug the cable
-  show                    print the board again;  help;  quit"""
+  show                    print the board again;  help;  quit""" % CONTROLS_HELP
 
 
 def add_game_options(parser):
@@ -75,12 +69,9 @@ def check_game_options(args, board_variant):
     if variant != board_variant:
         raise ValueError("this board plays %s, not %s (choose the board with --board)"
                          % (board_variant, variant))
-    handicaps = sorted(variant_by_name(variant).handicaps)
-    handicap = args.handicap or "-"
-    if handicap != "-" and handicap not in handicaps:
-        raise ValueError("unknown %s handicap %r; valid handicaps: %s" % (
-            variant, handicap, ", ".join(handicaps) if handicaps else "none for " + variant))
-    return variant, handicap, args.mode or "casual"
+    handicap, mode = args.handicap or "-", args.mode or "casual"
+    check_new_game(variant, handicap, mode)
+    return variant, handicap, mode
 
 
 def register(subparsers):
@@ -116,19 +107,17 @@ class SimConsole:
                  time_limit=None, clock=None):
         self.rig = rig
         self.console = console
-        self.archive = archive
         self.names = names
         self.link = Link(finder=rig.ports)
         self.recorder = Recorder(self.link, archive, black=names[0], white=names[1])
         self.session = PlaySession(self.recorder, engines or {}, time_limit=time_limit,
                                    clock=clock)
-        self.replaying = []       # USI moves of an archived game still to be lit
+        self.controls = HostControls(self.session, archive, arrange=rig.arrange)
         self._shown = None        # the ViewState last printed
 
     def pump(self, timeout=0.05):
         events = self.session.step(timeout)
-        if self.replaying and any(verb in ("move", "new") for verb, _ in events):
-            self._light_replay()
+        self.controls.followed(events)
         return events
 
     def show(self, only_if_changed=False):
@@ -157,21 +146,6 @@ class SimConsole:
             self._move(args[0])
         elif verb == "wait" and len(args) == 1 and args[0].isdigit():
             self.rig.wait(int(args[0]))
-        elif verb == "hint" and not args:
-            self.session.hint()
-        elif verb == "takeback" and not args:
-            self._take_back()
-        elif verb == "resign" and not args:
-            self._resign()
-        elif verb == "draw" and not args:
-            raise ValueError("no draw by agreement in Yari Shogi or shogi: a game is drawn only "
-                             "by repetition or impasse (docs/rules.md); resign or play on")
-        elif verb == "new" and len(args) <= 3:
-            self._new_game(args)
-        elif verb == "sfen" and len(args) == 4:
-            self._set_up(" ".join(args))
-        elif verb == "replay" and len(args) == 1:
-            self._replay(args[0])
         elif verb == "reset" and not args:
             self.rig.reset()
         elif verb == "unplug" and not args:
@@ -184,7 +158,7 @@ class SimConsole:
             self.console.print(HELP)
         elif verb == "quit" and not args:
             return False
-        else:
+        elif not self.controls.execute(verb, args):
             raise ValueError("unknown command or wrong arguments %r (type help)" % line.strip())
         if self.rig.plugged:
             self.pump(0.1)
@@ -211,83 +185,6 @@ class SimConsole:
         if position is None or not self.rig.plugged:
             raise ValueError("no game on the board yet (is it plugged in?)")
         return position
-
-    def _request(self, *words):
-        return self._request_with(self.session.request, *words)
-
-    def _take_back(self):
-        """The host's take-back; then the hands put the pieces back as the board lights."""
-        self._request_with(self.session.take_back)
-        self.pump(0.1)
-        position = self.recorder.position
-        self.rig.arrange(position.variant.name, position.sfen())
-
-    def _request_with(self, action, *args):
-        self._game()
-        try:
-            return action(*args)
-        except BoardRefused as error:
-            raise ValueError(str(error))
-        except LinkError as error:
-            raise ValueError("the board did not answer: %s" % error)
-
-    def _resign(self):
-        side = self.session.human_side()
-        if side is None:
-            raise ValueError("no side to resign for: the engines play both")
-        self._request("resign", SIDE_WORDS[side])
-
-    def _new_game(self, args):
-        record = self.recorder.record()
-        variant = args[0] if args else record.variant
-        handicap = args[1] if len(args) > 1 else "-"
-        mode = args[2] if len(args) > 2 else (record.mode or "casual")
-        if variant not in VARIANTS:
-            raise ValueError("unknown variant %r; valid variants: %s" % (variant, ", ".join(VARIANTS)))
-        if mode not in MODES:
-            raise ValueError("unknown mode %r; valid modes: %s" % (mode, ", ".join(MODES)))
-        handicaps = sorted(variant_by_name(variant).handicaps)
-        if handicap != "-" and handicap not in handicaps:
-            raise ValueError("unknown %s handicap %r; valid handicaps: %s" % (
-                variant, handicap, ", ".join(handicaps) if handicaps else "none"))
-        self.replaying = []
-        self._request("new", variant, handicap, mode)
-        self.rig.arrange(variant, variant_by_name(variant).handicaps.get(handicap))
-
-    def _set_up(self, sfen):
-        position = self._game()
-        try:
-            Position(position.variant, sfen)
-        except (SfenError, ValueError) as error:
-            raise ValueError("bad SFEN %r: %s" % (sfen, error))
-        self.replaying = []
-        self._request("setpos", position.variant.name, self.recorder.record().mode or "casual",
-                      *sfen.split())
-        self.rig.arrange(position.variant.name, sfen)
-
-    def _replay(self, game_id):
-        if not game_id.isdigit():
-            raise ValueError("replay takes a game number (see `yariboard games list`)")
-        try:
-            record = self.archive.game(int(game_id))
-        except KeyError:
-            record = None
-        if record is None:
-            raise ValueError("no game %s in the archive (see `yariboard games list`)" % game_id)
-        if not record.usi_moves():
-            raise ValueError("game %s has no moves to replay" % game_id)
-        self._request("setpos", record.variant, "casual", *record.start_sfen.split())
-        self.rig.arrange(record.variant, record.start_sfen)
-        self.replaying = list(record.usi_moves())
-        self.pump(0.1)
-        self._light_replay()
-
-    def _light_replay(self):
-        """Light the next move of the replayed game (the person carries it out)."""
-        position = self.recorder.position
-        if position is None or not self.replaying:
-            return
-        self.session.request("show", self.replaying.pop(0))
 
     def _move(self, usi):
         """Carry out `usi` as a person would: the touches, then the choice the board offers
@@ -386,7 +283,7 @@ def run_interactive(sim, console, until_finished=False):
             if not sim.execute(line):
                 return 0
         except ValueError as error:
-            console.print("[red]%s[/red]" % error)
+            console.print(Text(str(error), style="red"), soft_wrap=True)
             continue
         sim.show()
     return 0
