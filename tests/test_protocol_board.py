@@ -302,6 +302,7 @@ def test_the_host_resigns_for_a_player_or_records_a_flag_fall(board):
 
 def test_the_simulator_reports_each_square_style_and_the_phase(board):
     sim, client = board
+    sim.send_commands(["styles"])             # asked for, as the host's view does
     play(sim, client, Game("yari"), ["7g7f"])
     client.request("show", "3c3d")
     for ms in (0, 500):          # ORDER_TO blinks: reported lit in either half of the second

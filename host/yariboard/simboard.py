@@ -171,15 +171,18 @@ class SimBoard:
     """One simulated board. Use as a context manager, or call start() and close()."""
 
     def __init__(self, storage_dir, board="yari-9x7", clock="virtual", occupied=None,
-                 slow_save_ms=0, heapsize=None, log_dir=None, firmware_dir=FIRMWARE):
+                 slow_save_ms=0, heapsize=None, log_dir=None, firmware_dir=FIRMWARE,
+                 report_styles=False):
         """`firmware_dir` holds main.py and the modules (source, or mpy-cross output);
-        `heapsize` bounds MicroPython's heap like the Pico's RAM (e.g. '96K')."""
+        `heapsize` bounds MicroPython's heap like the Pico's RAM (e.g. '96K');
+        `report_styles`: keep `styles` and `phase` up to date (what the view draws)."""
         self.storage_dir = storage_dir
         self.firmware_dir = firmware_dir
         self.board_path = board_file(board)
         self.config = board_config.load(self.board_path)
         self.clock = clock
         self.slow_save_ms = slow_save_ms
+        self.report_styles = report_styles
         self.heapsize = heapsize
         self.occupied = set(occupied_squares(self.config.variant) if occupied is None else occupied)
         self.log_dir = log_dir or tempfile.mkdtemp(prefix="simboard-")
@@ -225,7 +228,8 @@ class SimBoard:
         self._control = control_w
         self._reader = threading.Thread(target=self._read_reports, args=(report_r,), daemon=True)
         self._reader.start()
-        self._send("set " + " ".join(sorted(self.occupied)) + "\nsync boot")
+        self._send("set " + " ".join(sorted(self.occupied))
+                   + ("\nstyles" if self.report_styles else "") + "\nsync boot")
         self._wait_ack("boot", timeout)
         return self
 

@@ -37,7 +37,7 @@ class SimRig:
 
     def start(self):
         self.board = SimBoard(self.storage_dir, board=self.board_name, clock=self.clock,
-                              log_dir=self.log_dir).start()
+                              log_dir=self.log_dir, report_styles=True).start()
         self.plugged = True
         return self
 
@@ -67,7 +67,7 @@ class SimRig:
         occupied = set(self.board.occupied)
         self.board.close()
         self.board = SimBoard(self.storage_dir, board=self.board_name, clock=self.clock,
-                              occupied=occupied, log_dir=self.log_dir)
+                              occupied=occupied, log_dir=self.log_dir, report_styles=True)
         self.plugged = False
         self.unplugs += 1
 
