@@ -12,6 +12,7 @@ import pty
 import re
 import select
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -162,3 +163,22 @@ def test_a_short_game_typed_at_a_terminal(tmp_path):
 
 def _last_game(archive):
     return archive.game(max(archive.ids()))
+
+
+def test_ctrl_c_and_end_of_input_stop_the_simulator_cleanly(tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    env = dict(os.environ, TERM="xterm")
+    term = Terminal([yariboard_command(), "--db", db, "sim"], env=env)
+    try:
+        term.wait_for(lambda s: "Black to move" in s, what="the start")
+        term.type("move 7g7f")
+        term.wait_for(lambda s: "White to move" in s, what="the move")
+        term.process.send_signal(signal.SIGINT)           # what Ctrl-C sends
+        assert term.process.wait(timeout=20) == 0
+        term.read(0.5)
+    finally:
+        term.close()
+    assert "interrupted: the game stays on the board" in term.output
+    assert "Traceback" not in term.output
+    with Archive(db) as archive:
+        assert archive.game(max(archive.ids())).usi_moves() == ["7g7f"]

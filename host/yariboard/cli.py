@@ -34,7 +34,11 @@ def main(argv=None):
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return args.func(args) or 0
+    try:
+        return args.func(args) or 0
+    except KeyboardInterrupt:   # Ctrl-C: a clean stop, never a traceback
+        print("yariboard: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -63,6 +63,8 @@ def run(args):
     if (args.new or args.variant or args.handicap) and args.mode is None:
         args.mode = "casual"              # a new game is casual unless --mode says otherwise
     try:
+        if args.seconds is not None and args.seconds <= 0:
+            raise ValueError("--seconds must be above 0, not %g" % args.seconds)
         control = parse_time_control(args.time, args.byoyomi, args.increment)
         if args.variant is not None or args.handicap is not None:
             check_game_options(args, args.variant or "yari")
@@ -143,6 +145,8 @@ def play_board(args, archive, engine, side, names, console):
             if state != shown:
                 console.print(render(state))
                 shown = state
+    except KeyboardInterrupt:
+        console.print("interrupted: the game stays on the board and in the archive")
     finally:
         link.close()
     return 0

@@ -269,6 +269,14 @@ def keyboard_lines():
 
 
 def run_interactive(sim, console, until_finished=False):
+    try:
+        return _read_and_run(sim, console, until_finished)
+    except KeyboardInterrupt:     # Ctrl-C: stop like `quit`, the game is saved on the board
+        console.print("interrupted: the game stays on the board and in the archive")
+        return 0
+
+
+def _read_and_run(sim, console, until_finished):
     console.print(HELP)
     sim.show()
     lines = keyboard_lines()
