@@ -243,3 +243,24 @@ def test_a_new_game_with_a_handicap_from_the_host(sim):
     assert record.handicap == "bishop" and recorded(sim) == []
     assert sim.recorder.position.sfen() == Game("yari", handicap="bishop").position.sfen()
     assert "White to move" in status(sim)     # the handicap giver moves first
+
+
+def test_holding_a_while_the_engine_move_is_lit_resigns_the_person(tmp_path):
+    archive = Archive(str(tmp_path / "games.sqlite3"))
+    console = Console(width=80, record=True, color_system=None)
+    try:
+        with SimRig(str(tmp_path / "flash"), clock="virtual", log_dir=str(tmp_path)) as rig:
+            sim = SimConsole(rig, archive, console, engines={WHITE: Engine(level=1)},
+                             time_limit=0.2)
+            sim.pump(0.2)
+            run(sim, "move 7g7f")
+            for _ in range(100):
+                sim.pump(0.05)
+                if "order-to" in rig.led_styles().values():
+                    break
+            assert "White to move" in status(sim)          # the engine's side is to move
+            run(sim, "press A", "wait 1000", "release A", "wait 100")
+            assert sim.recorder.result == "white:resignation"   # Black, the person, resigned
+            assert "White wins (resignation)" in screen(sim)
+    finally:
+        archive.close()
