@@ -193,18 +193,18 @@ def status_line(state, position):
         return "game over: %s (%s)" % (RESULT_TEXT.get(winner, winner), reason) if state.result \
             else "game over"
     if phase == "setup":
-        return "set up the board: put a piece on each '?' square, take it off each 'x' square"
+        return "set up the board: fill the '?' squares, empty the 'x' squares"
     if phase == "refused":
         return "not accepted%s: put the lit squares right" % (
             " (%s)" % state.refusal if state.refusal else "")
     if phase == "choice":
         for style in lit:
             if style.startswith(CHOICE_PREFIX):
-                return "choice on %s: %s -- B or re-seat: next, A or wait: confirm" % (
+                return "choice on %s: %s (B or re-seat: next; A: confirm)" % (
                     at[style], MEANINGS.get(style, style).replace("choice offered: ", ""))
         return "choice offered"
     if phase == "takeback":
-        return "dropped piece lifted from %s: A takes the drop back, or put it back" % at["takeback"]
+        return "the drop on %s lifted: A takes it back, or put it back" % at["takeback"]
     if phase == "moving" and "lifted" in lit:
         count = sum(1 for style in leds.values() if style == "destination")
         return "piece lifted from %s: %d legal destination%s lit" % (
