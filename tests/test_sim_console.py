@@ -264,3 +264,26 @@ def test_holding_a_while_the_engine_move_is_lit_resigns_the_person(tmp_path):
             assert "White wins (resignation)" in screen(sim)
     finally:
         archive.close()
+
+
+def test_the_cable_and_power_commands_in_any_order(sim):
+    run(sim, "unplug")
+    for line, reason in (("unplug", "unplugged"), ("reset", "unplugged"),
+                         ("move 7g7f", "plugged in"), ("takeback", "plugged in")):
+        with pytest.raises(ValueError) as caught:
+            sim.execute(line)
+        assert reason in str(caught.value), line
+    run(sim, "tap A", "lift 7g", "wait 100")    # no power: the piece moves, the button does nothing
+    run(sim, "replug", "wait 100")
+    for _ in range(10):
+        sim.pump(0.05)
+    assert sim.rig.phase() == "setup" and sim.rig.led_styles() == {"7g": "fix-place"}
+    assert "set up the board" in status(sim)
+    with pytest.raises(ValueError) as caught:
+        sim.execute("replug")
+    assert "plugged in already" in str(caught.value)
+    with pytest.raises(ValueError) as caught:
+        sim.execute("wait 99999999")
+    assert "at most" in str(caught.value)
+    run(sim, "place 7G", "wait 100", "move 7g7f")    # square names in either case
+    assert recorded(sim) == ["7g7f"]

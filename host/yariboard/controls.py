@@ -156,4 +156,4 @@ class HostControls:
         except BoardRefused as error:
             raise ValueError(str(error))
         except LinkError as error:
-            raise ValueError("the board did not answer: %s" % error)
+            raise ValueError("the board did not answer (is it plugged in?): %s" % error)

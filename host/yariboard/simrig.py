@@ -98,18 +98,27 @@ class SimRig:
         self.wait(3 * self.board.config.debounce_ms + 100)
 
     def act(self, line, after_ms=0):
-        """One control line (`lift 7g`, `place 7f`, `press A`...), after `after_ms` of time."""
+        """One control line (`lift 7g`, `place 7f`, `press A`...), after `after_ms` of time.
+
+        With the cable out the board has no power: pieces still move (it sees them when it
+        boots), buttons do nothing."""
         if after_ms:
             self.wait(after_ms)
-        self.board.send_commands([line])
+        verb, _, square = line.partition(" ")
+        if self.plugged:
+            self.board.send_commands([line])
+        elif verb == "place":
+            self.board.occupied.add(square)
+        elif verb == "lift":
+            self.board.occupied.discard(square)
 
     def wait(self, ms):
         """Let board time pass: advanced on a virtual clock, slept through on a real one."""
-        if self.clock == "virtual":
+        if self.clock == "real":
+            time.sleep(ms / 1000.0)
+        elif self.plugged:
             self.board.advance(ms)
             self.board.sync()
-        else:
-            time.sleep(ms / 1000.0)
 
     def led_styles(self):
         """{square: LED style name} the interpreter lights now (blinking styles included)."""

@@ -34,6 +34,7 @@ DEFAULT_BOARD = "yari-9x7"
 TAP_MS = 200              # a short press of a button
 CHOICE_TRIES = 10         # more than the longest choice (seven drop kinds)
 CHOICE_WAIT_SECONDS = 5.0
+MAX_WAIT_MS = 60000       # a typed wait longer than this is surely a slip
 
 HELP = """commands:
   lift SQ | place SQ      a piece leaves / is put on a square (lift 7g, place 7f)
@@ -145,13 +146,11 @@ class SimConsole:
         elif verb == "move" and len(args) == 1:
             self._move(args[0])
         elif verb == "wait" and len(args) == 1 and args[0].isdigit():
+            if int(args[0]) > MAX_WAIT_MS:
+                raise ValueError("wait at most %d ms at a time" % MAX_WAIT_MS)
             self.rig.wait(int(args[0]))
-        elif verb == "reset" and not args:
-            self.rig.reset()
-        elif verb == "unplug" and not args:
-            self.rig.unplug()
-        elif verb == "replug" and not args:
-            self.rig.replug()
+        elif verb in ("reset", "unplug", "replug") and not args:
+            self._power(verb)
         elif verb == "show" and not args:
             self.show()
         elif verb == "help" and not args:
@@ -174,11 +173,17 @@ class SimConsole:
         """The square name, checked against the board's variant (ValueError if off it)."""
         variant = variant_by_name(self.rig.board.config.variant)
         try:
-            variant.parse_square(text)
+            return variant.square_name(variant.parse_square(text.lower()))
         except ValueError as error:
-            raise ValueError("%s; squares are %s (files %d..1, ranks a..%s)" % (
-                error, "e.g. 7g", variant.files, chr(96 + variant.ranks)))
-        return text
+            raise ValueError("%s; squares are like 7g: files %d..1, ranks a..%s" % (
+                error, variant.files, chr(96 + variant.ranks)))
+
+    def _power(self, verb):
+        if verb == "replug" and self.rig.plugged:
+            raise ValueError("the board is plugged in already")
+        if verb != "replug" and not self.rig.plugged:
+            raise ValueError("the board is unplugged (no power): type replug")
+        getattr(self.rig, verb)()
 
     def _game(self):
         position = self.recorder.position
