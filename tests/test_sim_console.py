@@ -287,3 +287,19 @@ def test_the_cable_and_power_commands_in_any_order(sim):
     assert "at most" in str(caught.value)
     run(sim, "place 7G", "wait 100", "move 7g7f")    # square names in either case
     assert recorded(sim) == ["7g7f"]
+
+
+def test_after_a_resignation_the_controls_say_why_they_cannot_act(sim):
+    run(sim, "move 7g7f", "resign")
+    assert sim.recorder.result == "black:resignation"     # White, to move, resigned
+    for line, reason in (("resign", "the game has ended"),
+                         ("takeback", "a resignation cannot be taken back"),
+                         ("move 3c3d", "the game is over (black:resignation)"), ("\u00e9\u00e8 7g", "unknown command"),
+                         ("x" * 300, "unknown command")):
+        with pytest.raises(ValueError) as caught:
+            sim.execute(line)
+        assert reason in str(caught.value) and "\n" not in str(caught.value), line
+    run(sim, "hint")                                        # nothing to hint: said on screen
+    assert "no hint: no game in progress" in screen(sim)
+    run(sim, "new", "wait 50")                              # and a new game starts cleanly
+    assert recorded(sim) == [] and "Black to move" in status(sim)

@@ -195,6 +195,8 @@ class SimConsole:
         """Carry out `usi` as a person would: the touches, then the choice the board offers
         (B until the wanted promotion or piece is lit, then A)."""
         position = self._game()
+        if self.session.finished():
+            raise ValueError("the game is over (%s): type new for another" % self.recorder.result)
         try:
             move = parse_usi(position.variant, usi)
         except MoveError as error:
