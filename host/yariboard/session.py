@@ -88,6 +88,8 @@ class PlaySession:
         self.evaluation = None
         self.message = ""
         self.refusal = ""
+        self.choice = ""           # Hodges of the move a board without a picture offers
+        self.mismatch = []         # squares where the pieces differ from the game, if any
         self.thinking = None       # the Search in progress
         self.ordering = True       # False while the host lights other moves (a replay)
         self._hint = None          # (board game, SFEN, Hodges) of the hint last lit
@@ -102,6 +104,8 @@ class PlaySession:
     def step(self, timeout=0.05):
         events = self.recorder.step(timeout)
         for verb, words in events:
+            if verb in NEW_POSITION_EVENTS or verb in ("refused", "end"):
+                self.choice = ""
             if verb in NEW_POSITION_EVENTS:
                 self.message = ""
                 self._follow_clock(verb)
@@ -111,6 +115,14 @@ class PlaySession:
                 self.message = "illegal move %s: it loses (tournament)" % (words[0] if words else "")
             elif verb == "refused":
                 self.refusal = words[0] if words else ""
+            elif verb == "choice" and words and self.recorder.position is not None:
+                try:
+                    self.choice = to_hodges(self.recorder.position,
+                                            parse_usi(self.recorder.position.variant, words[0]))
+                except ValueError:
+                    self.choice = words[0]
+            elif verb == "mismatch":
+                self.mismatch = words[1:] if words and words[0] != "0" else []
             elif verb == "warning":
                 self.message = "board warning: " + " ".join(words)
             elif verb == "end" and self.clock:
@@ -298,7 +310,8 @@ class PlaySession:
                          result=result, message=self.message,
                          hint=self._hint[2] if self._hint and self._hint[:2] == key else "",
                          order=self._order[2] if self._order and self._order[:2] == key else "",
-                         refusal=self.refusal, thinking=thinking,
+                         refusal=self.refusal, thinking=thinking, choice=self.choice,
+                         mismatch=list(self.mismatch),
                          clock=self.clock.describe() if self.clock else "")
 
 

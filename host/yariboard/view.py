@@ -113,6 +113,8 @@ class ViewState:
     hint: str = ""                                        # Hodges of the lit hint
     order: str = ""                                       # "the engine's move P-7f"
     refusal: str = ""                                     # why the board refused
+    choice: str = ""                                      # offered move (board events)
+    mismatch: List[str] = field(default_factory=list)     # squares to put right (events)
     thinking: str = ""                                    # the engine's search in progress
     clock: str = ""                                       # both clocks
 
@@ -197,6 +199,10 @@ def status_line(state, position):
     if phase == "refused":
         return "not accepted%s: put the lit squares right" % (
             " (%s)" % state.refusal if state.refusal else "")
+    if not phase and state.mismatch:  # a real board: no picture, its last reports
+        return "put the pieces right on %s" % " ".join(state.mismatch)
+    if not phase and state.choice:
+        return "choice offered: %s (B or re-seat: next; A: confirm)" % state.choice
     if phase == "choice":
         for style in lit:
             if style.startswith(CHOICE_PREFIX):

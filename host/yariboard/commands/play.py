@@ -126,6 +126,7 @@ def play_board(args, archive, engine, side, names, console):
     shown = None
     try:
         while not session.finished():
+            controls.followed(session.step(0.05))
             try:
                 words = lines.get_nowait().split()
             except queue.Empty:
@@ -140,13 +141,18 @@ def play_board(args, archive, engine, side, names, console):
                         raise ValueError("unknown command %r (type help)" % " ".join(words))
                 except ValueError as error:
                     console.print(Text(str(error), style="red"), soft_wrap=True)
-            controls.followed(session.step(0.05))
-            state = session.view(names=names)
-            if state != shown:
-                console.print(render(state))
-                shown = state
+            shown = show_if_changed(console, session.view(names=names), shown)
+        session.step(0.1)            # the last events (a resignation's end), then the screen
+        show_if_changed(console, session.view(names=names), shown)
     except KeyboardInterrupt:
         console.print("interrupted: the game stays on the board and in the archive")
     finally:
         link.close()
     return 0
+
+
+def show_if_changed(console, state, shown):
+    """Print the screen of `state` unless it is the one last shown; returns what is shown."""
+    if state != shown:
+        console.print(render(state))
+    return state
