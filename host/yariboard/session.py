@@ -65,7 +65,7 @@ class Search:
                     parts.append("best " + to_hodges(self.position, best))
                 except ValueError:
                     pass
-            parts.append(black_view(self.position, progress).describe().split("  ")[0])
+            parts.append(black_view(self.position, progress).score_text())
         return parts[0] + " " + ", ".join(parts[1:])
 
 

@@ -83,12 +83,15 @@ class Evaluation:
     depth: int = 0
     pv: List[str] = field(default_factory=list)  # Hodges
 
-    def describe(self):
+    def score_text(self):
+        """'+0.35 for Black' or 'White mates in 2': always from Black's point of view."""
         if self.mate is not None:
             side = "Black" if self.mate > 0 else "White"
-            text = "%s mates in %d" % (side, (abs(self.mate) + 1) // 2)
-        else:
-            text = "%+.2f for Black" % (self.score / 100.0)
+            return "%s mates in %d" % (side, (abs(self.mate) + 1) // 2)
+        return "%+.2f for Black" % (self.score / 100.0)
+
+    def describe(self):
+        text = self.score_text()
         if self.depth:
             text += "  (depth %d)" % self.depth
         if self.pv:
@@ -190,10 +193,11 @@ def status_line(state, position):
     lit = set(leds.values())
     at = {style: sq for sq, style in sorted(leds.items())}
     phase = state.phase
-    if state.result or phase == "game-over":
+    if state.result:
         winner, _, reason = state.result.partition(":")
-        return "game over: %s (%s)" % (RESULT_TEXT.get(winner, winner), reason) if state.result \
-            else "game over"
+        return "game over: %s (%s)" % (RESULT_TEXT.get(winner, winner), reason)
+    if phase == "game-over":
+        return "game over"
     if phase == "setup":
         return "set up the board: fill the '?' squares, empty the 'x' squares"
     if phase == "refused":

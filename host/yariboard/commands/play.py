@@ -2,7 +2,10 @@
 
 The engine's move is lit on the board (an order) and counts once you have carried it out
 with the pieces; your moves are read by the board as usual. Ask for a hint with the board's
-button A or by typing `hint`. Every committed move goes to the archive as it happens.
+button A or by typing `hint`; the other host controls (take back, resign, new game, set-up,
+replay) are in controls.py. Holding A on the board resigns for you, never for the engine.
+An optional game clock (clocks.py) sets the engine's time and records a flag fall. Every
+committed move goes to the archive as it happens.
 """
 import queue
 import tempfile
