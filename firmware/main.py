@@ -65,7 +65,9 @@ def main():
     gc.collect()   # clear what loading left behind before the game takes its share of RAM
     while True:
         try:
-            Controller(hw, config, link, store).run()
+            controller = Controller(hw, config, link, store)
+            hw.controller = controller  # the simulator reports what it lights (sim_hw)
+            controller.run()
         except Exception as error:  # KeyboardInterrupt is not an Exception: Ctrl-C still stops
             log_crash(error)
             time.sleep_ms(1000)  # a pause, then start again from the saved game

@@ -120,10 +120,10 @@ def test_view_shows_pieces_hands_leds_moves_and_evaluation():
             if len(line.split()) > 8 and line.split()[1] in "abcdefghi"}
     assert rows["a"] == ["vYR", "vYN", "vYN", "vG", ".", "vYB", "vYR"]
     assert rows["i"] == ["YR", "YB", "YB", "G", "YN", "YN", "YR"]
-    assert rows["h"][-1] == "P"
+    assert rows["h"][-1] == "P~"          # the last move's LED marks its square
     assert "White hand: YB" in text and "Black hand: Px2" in text
-    assert "last move 1h" in text and "hint: from 5c" in text
-    assert "1. P-1h" in text and "-1.35" in text and "White" in text
+    assert "the previous move (from and to): 1h" in text and "hint: move from here: 5c" in text
+    assert "1. P-1h" in text and "-1.35 for Black" in text and "White" in text
     assert "connected on /dev/ttyACM0" in text and "Ann (Black) vs Ben (White)" in text
 
 
@@ -138,3 +138,20 @@ def test_view_shows_mate_and_result():
 def test_parser_lists_the_host_commands():
     choices = build_parser()._subparsers._group_actions[0].choices
     assert {"games", "play", "sim", "demo", "bench"} <= set(choices)
+
+
+def test_a_board_too_wide_for_moves_beside_it_gets_them_underneath(monkeypatch):
+    import yariboard.view as view
+
+    state = ViewState(variant="shogi", moves=["P-7f", "P-3d"], leds={"7f": "last-move"},
+                      phase="idle", status="connected")
+    side_by_side = text_of(state, width=80).splitlines()
+    monkeypatch.setattr(view, "SIDE_BY_SIDE_WIDTH", 20)    # as for a board wider than 9x9
+    stacked = text_of(state, width=80).splitlines()
+    assert all(len(line) <= 80 for line in side_by_side + stacked)
+    rank_i = [n for n, line in enumerate(stacked) if line.split()[1:2] == ["i"]][0]
+    moves = [n for n, line in enumerate(stacked) if "1. P-7f" in line][0]
+    assert moves > rank_i                                    # the moves come under the board
+    beside_rank_i = [n for n, line in enumerate(side_by_side) if line.split()[1:2] == ["i"]][0]
+    beside = [n for n, line in enumerate(side_by_side) if "1. P-7f" in line][0]
+    assert beside < beside_rank_i                            # 9x9: beside it, in 80 columns

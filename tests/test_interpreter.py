@@ -548,3 +548,39 @@ def test_set_game_for_a_host_undo_does_not_replay_the_move():
     assert earlier.position.moves() == [] and b.it.phase() == "setup"
     b.lift("7f")
     assert b.place("7g") == [("ready",)]
+
+
+def test_long_a_resigns_for_the_person_while_the_host_side_is_to_move():
+    # The host plays White: once it has ordered a move, a long A while White is to move
+    # (its move lit, or being searched) is Black's resignation, never the engine's.
+    b = Board()
+    b.move("7g", "7f")
+    b.it.order(b.usi("3c3d"))
+    assert b.press("A", long_press=True) == [("resign", 0), ("game-over", 1, "resignation")]
+    assert ledlang.ORDER_TO not in b.styles().values()     # nothing left to carry out
+    b = Board()
+    b.move("7g", "7f")
+    b.it.order(b.usi("3c3d"))
+    b.move("3c", "3d")                       # the host's move carried out: Black to move
+    assert b.press("A", long_press=True)[0] == ("resign", 0)
+    b = Board()
+    b.move("7g", "7f")
+    b.it.order(b.usi("3c3d"))
+    b.move("3c", "3d")
+    b.move("6g", "6f")                       # White (the host) to move, nothing lit yet
+    assert b.press("A", long_press=True)[0] == ("resign", 0)
+    b = Board()                              # no host side: the side to move resigns
+    b.move("7g", "7f")
+    assert b.press("A", long_press=True)[0] == ("resign", 1)
+
+
+def test_a_host_resignation_or_flag_fall_ends_the_game_with_its_reason():
+    b = Board(PROMOTE_SFEN)
+    b.lift("7d")
+    b.place("7c")
+    b.wait()                                 # a promotion choice is on offer
+    assert b.it.phase() == "choice"
+    assert b.it.resign(0, "time") == [("resign", 0), ("game-over", 1, "time")]
+    assert b.it.phase() == "game-over" and b.game.result == (1, "time")
+    assert ledlang.CHOICE_PROMOTE not in b.styles().values()
+    assert ledlang.CHECK not in b.styles().values()

@@ -75,3 +75,23 @@ def test_a_jump_in_the_boards_frame_numbers_calls_for_a_resync():
         link.needs_resync = False
         assert link._decode(protocol.encode(seq, ["hint-request", "4"])[:-1])[0] == seq
         assert link.needs_resync == lost, seq
+
+
+def test_events_read_in_the_same_batch_as_a_reply_are_kept(tmp_path):
+    from yariboard.simboard import SimBoard
+
+    with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as board:
+        link = Link(port=board.port)
+        link.connect(timeout=10)
+        try:
+            link.poll(0.2)
+            # the board answers `ok`, then at once reports the squares to set up
+            link.request("setpos", "yari", "casual", *"3k3/7/7/P6/7/7/7/7/3K3 b - 1".split())
+            events = []
+            deadline = time.monotonic() + 5
+            while not any(verb == "mismatch" for verb, _ in events) and time.monotonic() < deadline:
+                events += link.poll(0.1)
+            mismatch = [words for verb, words in events if verb == "mismatch"]
+            assert mismatch and int(mismatch[0][0]) > 0
+        finally:
+            link.close()

@@ -272,3 +272,45 @@ def test_casual_refuses_and_tournament_records_an_illegal_move(board):
     client.wait_for(lambda f: f[1] == "end", start=mark)
     assert after(client, mark, "illegal") == [["7g7e"]]
     assert after(client, mark, "end") == [["white:illegal-move", "0"]]
+
+
+def test_the_host_resigns_for_a_player_or_records_a_flag_fall(board):
+    sim, client = board
+    play(sim, client, Game("yari"), ["7g7f"])
+    for bad in (["resign"], ["resign", "red"], ["resign", "black", "soon"],
+                ["resign", "white", "time", "now"]):
+        kind, words = client.request(*bad)
+        assert kind == "err" and words[0] == protocol.E_ARGS, (bad, words)
+    assert client.request("state")[1][4] == "-"
+    mark = len(client.frames)
+    assert client.request("resign", "white", "time") == ("ok", [])
+    assert after(client, mark, "end") == [["black:time", "1"]]
+    assert client.request("resign", "black")[1][0] == protocol.E_OVER
+    assert client.request("undo")[1][0] == protocol.E_OVER   # a loss on time stands
+    sim.restart()                                            # and it was saved first
+    client.close()
+    client = SerialClient(sim.port)
+    try:
+        assert client.request("state")[1][4] == "black:time"
+        mark = len(client.frames)
+        client.request("new", "yari", "-", "casual")
+        assert client.request("resign", "black") == ("ok", [])
+        assert after(client, mark, "end") == [["white:resignation", "0"]]
+    finally:
+        client.close()
+
+
+def test_the_simulator_reports_each_square_style_and_the_phase(board):
+    sim, client = board
+    sim.send_commands(["styles"])             # asked for, as the host's view does
+    play(sim, client, Game("yari"), ["7g7f"])
+    client.request("show", "3c3d")
+    for ms in (0, 500):          # ORDER_TO blinks: reported lit in either half of the second
+        sim.advance(ms + 20)
+        sim.sync()
+        assert sim.styles["3c"] == ledlang.ORDER_FROM and sim.styles["3d"] == ledlang.ORDER_TO
+        assert sim.phase == "idle"
+    sim.send_commands(["lift 6c", "advance 100"])
+    sim.sync()
+    assert sim.phase == "moving"
+    assert sim.styles["6c"] == ledlang.LIFTED and sim.styles["6d"] == ledlang.DESTINATION

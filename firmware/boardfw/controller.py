@@ -345,6 +345,14 @@ class Controller:
             return ()
         if verb == "undo":
             return self._undo_by_request()
+        if verb == "resign":   # a player resigns from the host, or the host's clock fell
+            if game.result is not None:
+                raise protocol.ProtocolError(protocol.E_OVER, "the game has ended")
+            if args[0] not in ("black", "white") or args[-1] not in (args[0], "time"):
+                raise protocol.ProtocolError(protocol.E_ARGS, "resign black|white [time]")
+            self._handle(self.interpreter.resign(("black", "white").index(args[0]),
+                                                 "time" if len(args) > 1 else "resignation"))
+            return ()
         if verb == "ledtest":
             self._ledtest_start = now
             return ()

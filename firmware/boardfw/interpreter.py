@@ -51,6 +51,7 @@ class Interpreter:
     def __init__(self, game, now_ms=0):
         self._out = None
         self._seen = None
+        self.game = None
         self._use_game(game)
         seen = self._seen
         for sq in self.variant.squares:
@@ -91,12 +92,10 @@ class Interpreter:
             if name == "B":
                 self._emit(("new-game",))
             elif game.result is None:
+                # With the host playing one side, the person holding A is the other side,
+                # even while the host's side is to move.
                 side = self.pos.side
-                game.resign(side)
-                self._choice = None
-                self._reseating = False
-                self._emit(("resign", side))
-                self._emit_game_over()
+                return self.resign(side ^ 1 if side == self._host_side else side, "resignation")
         elif name == "A":
             if self._reseating:
                 pass  # the offered piece is off the board: put it back first
@@ -152,11 +151,24 @@ class Interpreter:
         self._enter_setup()
         return self._take_events()
 
+    def resign(self, side, reason):
+        """`side` loses by `reason`: 'resignation' (button or host) or 'time' (host's clock)."""
+        self.game.result = (side ^ 1, reason)
+        self._order = None
+        self._hint = None
+        self._choice = None
+        self._reseating = False
+        self._emit(("resign", side))
+        self._emit_game_over()
+        return self._take_events()
+
     def order(self, move):
-        """The PC orders `move` (engine reply, replay): lit until the board shows it."""
+        """The PC orders `move` (engine reply, replay): lit until the board shows it. The
+        side to move is then the host's until the game changes."""
         if not self.pos.is_legal(move):
             raise ValueError("ordered move is not legal here: %r" % (move,))
         self._order = move
+        self._host_side = self.pos.side
         self._acted = False  # a board already showing it is matched at the next settle
 
     def hint(self, move):
@@ -228,6 +240,8 @@ class Interpreter:
 
     # -- state ----------------------------------------------------------------------------
     def _use_game(self, game):
+        if game is not self.game:
+            self._host_side = -1  # a new game: the host plays no side until it orders a move
         self.game = game
         self.pos = game.position
         self.variant = v = game.position.variant

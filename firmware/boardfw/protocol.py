@@ -28,6 +28,7 @@ REQUESTS = {
     "hint": (1, 1),          # USI move to light as a hint
     "clear": (0, 0),         # drop any shown move or hint
     "undo": (0, 0),
+    "resign": (1, 2),        # SIDE [time]: SIDE resigns, or loses on the host's clock
     "ledtest": (0, 0),
     "sensors": (0, 0),
 }

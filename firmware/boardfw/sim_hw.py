@@ -12,9 +12,13 @@ The simulator drives the board through a control channel, one text line per comm
     press A          button A goes down           release A  it comes up
     advance 40       40 ms pass (virtual clock only), scanned in steps of 10 ms
     sync TOKEN       answered `ack TOKEN` once every earlier command has been scanned
+    styles           from now on, also report the LED styles (below)
 
-and hears back on the report channel `ack TOKEN` and `leds 5e:005a00 ...` (the lit LEDs
-whenever the chain is rewritten). With a virtual clock, time moves only by `advance`, so
+and hears back on the report channel `ack TOKEN`, `leds 5e:005a00 ...` (the lit LEDs
+whenever the chain is rewritten) and, once asked with `styles`, `styles PHASE 5e:0 ...` (the
+interpreter's phase and the LED style of each lit square, ledlang's rows, whenever they
+change: the host draws the LED language from them, blinking squares included whatever the
+moment; off by default, as it allocates on every pass and would skew the heap figures). With a virtual clock, time moves only by `advance`, so
 tests are exact and fast; with the real clock the board runs in real time.
 """
 import select
@@ -120,6 +124,8 @@ class SimHardware:
         self._ack = None
         self._control = control
         self._report = report
+        self.controller = None    # set by main.py: whose LED styles to report
+        self._styles = None       # the last styles report; None: not asked for
         self._wait = select.poll()
         if control:
             self._wait.register(control, select.POLLIN)
@@ -138,6 +144,15 @@ class SimHardware:
 
     def idle(self):
         """Between loop passes: answer a sync, move virtual time, or wait for input."""
+        if self._styles is not None and self.controller:
+            interpreter = self.controller.interpreter
+            name = interpreter.variant.square_name
+            words = ["styles", interpreter.phase()]
+            for sq, style in interpreter.frame(self.ticks_ms()):
+                words.append("%s:%d" % (name(sq), style))
+            if words != self._styles:
+                self._styles = words
+                self._send(" ".join(words))
         if self._ack is not None:
             self._send("ack " + self._ack)
             self._ack = None
@@ -200,6 +215,8 @@ class SimHardware:
             if self.virtual_clock:
                 self._advance_left += int(words[1])
             return True
+        elif verb == "styles":
+            self._styles = []
         elif verb == "sync":
             self._ack = words[1] if len(words) > 1 else "-"
             return True

@@ -62,6 +62,9 @@ def main(argv=None):
         # the reader left early (`yariboard legal | head`): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:   # Ctrl-C: a clean stop, never a traceback
+        print("yariboard: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

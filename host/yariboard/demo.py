@@ -52,7 +52,7 @@ def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1
                     position, move = pending.pop()
                     rig.perform(position, move)
                 if refresh:
-                    refresh.update(render(session.view(rig.led_styles(), names)))
+                    refresh.update(render(session.view(rig.led_styles(), names, rig.phase())))
                 if recorder.position is not None and len(recorder.position.moves()) >= max_plies:
                     winner = WINNER_NAMES[adjudicate(recorder.position)]
                     archive.finish(recorder.game_id, winner, "adjudication")
@@ -61,7 +61,7 @@ def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1
             # Let the board light the end of the game, then show it one last time.
             time.sleep(0.2)
             if refresh:
-                refresh.update(render(session.view(rig.led_styles(), names)))
+                refresh.update(render(session.view(rig.led_styles(), names, rig.phase())))
         finally:
             if refresh:
                 refresh.stop()

@@ -248,6 +248,7 @@ class Engine:
         # stop_event (a threading.Event) ends the search with its best move so far once set.
         self.on_progress = None
         self.stop_event = None
+        self.progress = None   # the deepest finished iteration of the search in progress
 
     def new_game(self):
         """Forget what was learnt about the previous game's positions."""
@@ -278,6 +279,7 @@ class Engine:
         self._seen = _history_keys(self._pos)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
+        self.progress = None
         if len(self.tt) > self.tt_max_entries:
             self.tt.clear()
 
@@ -301,7 +303,9 @@ class Engine:
                 break
             root_moves.remove(move)
             root_moves.insert(0, move)
-            best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=iteration)
+            best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=iteration,
+                                nodes=self.nodes)
+            self.progress = best   # read by a host showing the search while it runs
             if self.on_progress is not None:
                 self._report(best, start)
             mate = best.mate

@@ -62,7 +62,7 @@ SIDE_NAMES = {"black": "先手", "white": "後手"}
 HANDICAP_SIDE_NAMES = {"black": "下手", "white": "上手"}
 ENDINGS = {"mate": "詰み", "resignation": "投了", "repetition": "千日手",
            "perpetual-check": "連続王手の千日手", "illegal-move": "反則負け",
-           "adjudication": "判定"}
+           "adjudication": "判定", "time": "切れ負け"}
 IMPASSE_WIN, IMPASSE_DRAW, SUSPENDED = "入玉勝ち", "持将棋", "中断"
 RESULT_RE = re.compile(r"^まで、?(\d+)手で(?:(先手|後手|下手|上手)の\S*?(勝ち|負け)|(千日手|持将棋|引き分け|中断))?")
 # Kifu for Windows writes dates as 2024/01/02(火) 10:00:05; ShogiHome may leave out seconds.
@@ -330,8 +330,8 @@ def _ending(word, position, line):
         return "impasse", mover
     if word == IMPASSE_DRAW:
         return "impasse", "draw"
-    if word in ("切れ負け", "時間切れ"):
-        return "resignation", other
+    if word == "時間切れ":
+        return "time", other
     for reason, kif_word in ENDINGS.items():
         if word == kif_word:
             if reason == "repetition":

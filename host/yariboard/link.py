@@ -205,16 +205,21 @@ class Link:
             deadline = time.monotonic() + self.reply_timeout
             resend = False
             while not resend and time.monotonic() < deadline:
+                reply = None
+                # Every event of the batch is queued, also those read after the reply.
                 for _, kind, words in self._read_frames(deadline - time.monotonic()):
                     if kind not in ("ok", "err"):
                         self.events.append((kind, words))
                     elif words and words[0] == str(seq):
-                        if kind == "ok":
-                            return words[2:]
-                        raise BoardRefused(verb, words[1] if len(words) > 1 else "?",
-                                           " ".join(words[2:]))
+                        reply = reply or (kind, words)
                     elif kind == "err" and words and words[0] == "-":
                         resend = True    # our frame arrived garbled: send it again now
+                if reply is not None:
+                    kind, words = reply
+                    if kind == "ok":
+                        return words[2:]
+                    raise BoardRefused(verb, words[1] if len(words) > 1 else "?",
+                                       " ".join(words[2:]))
         raise self._lost("no reply to %s after %d tries" % (verb, self.retries + 1))
 
     def poll(self, timeout=0.0):

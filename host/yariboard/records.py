@@ -12,9 +12,10 @@ from shogicore.variants import variant_by_name
 
 WINNERS = ("black", "white", "draw")
 # How a game can end: the rules core's reasons, plus a referee's decision (used by the demo
-# when a game reaches its move limit) and a game left unfinished for good.
+# when a game reaches its move limit), a game left unfinished for good, and a loss on time
+# (the host's game clock).
 REASONS = ("mate", "resignation", "repetition", "perpetual-check", "impasse",
-           "illegal-move", "adjudication", "abandoned")
+           "illegal-move", "adjudication", "abandoned", "time")
 MODES = ("casual", "tournament")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 

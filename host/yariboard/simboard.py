@@ -165,15 +165,18 @@ class SimBoard:
     """One simulated board. Use as a context manager, or call start() and close()."""
 
     def __init__(self, storage_dir, board="yari-9x7", clock="virtual", occupied=None,
-                 slow_save_ms=0, heapsize=None, log_dir=None, firmware_dir=FIRMWARE):
+                 slow_save_ms=0, heapsize=None, log_dir=None, firmware_dir=FIRMWARE,
+                 report_styles=False):
         """`firmware_dir` holds main.py and the modules (source, or mpy-cross output);
-        `heapsize` bounds MicroPython's heap like the Pico's RAM (e.g. '96K')."""
+        `heapsize` bounds MicroPython's heap like the Pico's RAM (e.g. '96K');
+        `report_styles`: keep `styles` and `phase` up to date (what the view draws)."""
         self.storage_dir = storage_dir
         self.firmware_dir = firmware_dir
         self.board_path = resources.board_file(board)
         self.config = board_config.load(self.board_path)
         self.clock = clock
         self.slow_save_ms = slow_save_ms
+        self.report_styles = report_styles
         self.heapsize = heapsize
         self.occupied = set(occupied_squares(self.config.variant) if occupied is None else occupied)
         # a log folder made here is removed again by close(): nothing is left in /tmp
@@ -181,6 +184,8 @@ class SimBoard:
         self.log_dir = log_dir or self._own_log_dir.name
         self.stderr_path = os.path.join(self.log_dir, "firmware.stderr")
         self.leds = {}            # square -> (r, g, b) of the last LED frame written
+        self.styles = {}          # square -> LED style (ledlang row) the interpreter lights
+        self.phase = ""           # the interpreter's phase (docs/firmware-interpreter.md)
         self.led_frames = 0
         self.errors = []          # complaints of the control channel
         self.process = None
@@ -219,7 +224,8 @@ class SimBoard:
         self._control = control_w
         self._reader = threading.Thread(target=self._read_reports, args=(report_r,), daemon=True)
         self._reader.start()
-        self._send("set " + " ".join(sorted(self.occupied)) + "\nsync boot")
+        self._send("set " + " ".join(sorted(self.occupied))
+                   + ("\nstyles" if self.report_styles else "") + "\nsync boot")
         self._wait_ack("boot", timeout)
         return self
 
@@ -341,6 +347,10 @@ class SimBoard:
                                        int(hexrgb[4:6], 16))
                     self.leds = lit
                     self.led_frames += 1
+                elif words[0] == "styles":
+                    self.styles = {square: int(style) for square, _, style
+                                   in (item.partition(":") for item in words[2:])}
+                    self.phase = words[1]
                 else:
                     self.errors.append(line.decode().strip())
 

@@ -10,23 +10,11 @@ import os
 import tempfile
 import time
 
-from boardfw import ledlang
 from boardfw.interpreter import SETTLE_MS
 from shogicore.move import is_drop, move_from, move_to
 from yariboard import resources
-from yariboard.ledstyles import channels, style_names
-from yariboard.simboard import SimBoard
-
-# One lit colour per style in the LED language (blinking styles are dark half the time).
-STYLE_OF_COLOUR = {}
-for _name, (_rgb, _pattern) in zip(style_names(), ledlang.TABLE):
-    STYLE_OF_COLOUR.setdefault(channels(_rgb), _name)
-
-
-def led_styles(leds):
-    """{square: (r, g, b)} as the simulator reports it -> {square: LED style name}."""
-    return {square: STYLE_OF_COLOUR.get(rgb, "#%02x%02x%02x" % rgb) for square, rgb in leds.items()}
-
+from yariboard.ledstyles import style_names
+from yariboard.simboard import SimBoard, occupied_squares
 
 def hand_actions(position, move):
     """Control lines a player's hands produce for `move` in `position` (not yet played)."""
@@ -57,7 +45,7 @@ class SimRig:
 
     def start(self):
         self.board = SimBoard(self.storage_dir, board=self.board_name, clock=self.clock,
-                              log_dir=self.log_dir).start()
+                              log_dir=self.log_dir, report_styles=True).start()
         self.plugged = True
         return self
 
@@ -93,7 +81,7 @@ class SimRig:
         occupied = set(self.board.occupied)
         self.board.close()
         self.board = SimBoard(self.storage_dir, board=self.board_name, clock=self.clock,
-                              occupied=occupied, log_dir=self.log_dir)
+                              occupied=occupied, log_dir=self.log_dir, report_styles=True)
         self.plugged = False
         self.unplugs += 1
 
@@ -118,19 +106,39 @@ class SimRig:
             self.act(line, touch_ms if index else 0)
         self.wait(touch_ms + SETTLE_MS + 100)
 
+    def arrange(self, variant, sfen):
+        """Set the pieces out for the position `sfen` (a new game or a set-up position)."""
+        self.act("set " + " ".join(occupied_squares(variant, sfen)))
+        self.wait(3 * self.board.config.debounce_ms + 100)
+
     def act(self, line, after_ms=0):
-        """One control line (`lift 7g`, `place 7f`, `press A`...), after `after_ms` of time."""
+        """One control line (`lift 7g`, `place 7f`, `press A`...), after `after_ms` of time.
+
+        With the cable out the board has no power: pieces still move (it sees them when it
+        boots), buttons do nothing."""
         if after_ms:
             self.wait(after_ms)
-        self.board.send_commands([line])
+        verb, _, square = line.partition(" ")
+        if self.plugged:
+            self.board.send_commands([line])
+        elif verb == "place":
+            self.board.occupied.add(square)
+        elif verb == "lift":
+            self.board.occupied.discard(square)
 
     def wait(self, ms):
         """Let board time pass: advanced on a virtual clock, slept through on a real one."""
-        if self.clock == "virtual":
+        if self.clock == "real":
+            time.sleep(ms / 1000.0)
+        elif self.plugged:
             self.board.advance(ms)
             self.board.sync()
-        else:
-            time.sleep(ms / 1000.0)
 
     def led_styles(self):
-        return led_styles(self.board.leds)
+        """{square: LED style name} the interpreter lights now (blinking styles included)."""
+        names = style_names()
+        return {square: names[style] for square, style in self.board.styles.items()}
+
+    def phase(self):
+        """The interpreter's phase ('idle', 'choice', ...), '' while unplugged."""
+        return self.board.phase if self.plugged else ""

@@ -99,6 +99,7 @@ class UsiEngine:
         self._lines = queue.Queue()
         self._stderr_tail = collections.deque(maxlen=20)
         self._new_game_pending = True
+        self.progress = None   # the latest `info` of the search in progress
         try:
             self._process = subprocess.Popen(
                 [path] + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -153,12 +154,17 @@ class UsiEngine:
             timeout = seconds + GRACE_SECONDS
         start = time.monotonic()
         info = {}
+        self.progress = None
 
         def answered(line):
             if line.startswith("info "):
                 collect_info(line, info)
                 if self.on_progress is not None and "pv" in line.split():
                     self.on_progress(position.side, self._progress(position, info))
+                self.progress = SearchResult(   # read by a host showing the search
+                    move=None, score=info.get("score", 0), mate=info.get("mate"),
+                    depth=info.get("depth", 0), nodes=info.get("nodes", 0),
+                    pv=legal_prefix(position, info.get("pv", [])))
                 return False
             return line.startswith("bestmove")
 

@@ -35,6 +35,6 @@ def board_name(text):
 
 def add_board_option(parser, what="the simulated board"):
     """`--board NAME`, validated, with the valid names in the help."""
-    parser.add_argument("--board", default="yari-9x7", type=board_name, metavar="NAME",
-                        help="%s: %s, or a board file (default %%(default)s)"
-                             % (what, " | ".join(resources.board_names())))
+    parser.add_argument("--board", default=None, type=board_name, metavar="NAME",
+                        help="%s: %s, or a board file (default: yari-9x7, or the board "
+                             "that plays --variant)" % (what, " | ".join(resources.board_names())))

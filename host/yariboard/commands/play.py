@@ -2,17 +2,25 @@
 
 The engine's move is lit on the board (an order) and counts once you have carried it out
 with the pieces; your moves are read by the board as usual. Ask for a hint with the board's
-button A or by typing `hint`. Every committed move goes to the archive as it happens.
+button A or by typing `hint`; the other host controls (take back, resign, new game, set-up,
+replay) are in controls.py. Holding A on the board resigns for you, never for the engine.
+An optional game clock (clocks.py) sets the engine's time and records a flag fall. Every
+committed move goes to the archive as it happens.
 """
 import argparse
 import queue
 
 from rich.console import Console
+from rich.text import Text
 
 from shogicore.variants import BLACK, WHITE
 from yariboard import fsf
 from yariboard.commands.common import add_board_option, add_db_option, fail, open_archive
-from yariboard.commands.sim import SimConsole, keyboard_lines, run_interactive
+from yariboard.clocks import GameClock, parse_time_control
+from yariboard.controls import HELP as CONTROLS_HELP
+from yariboard.controls import HostControls
+from yariboard.commands.sim import (SimConsole, add_game_options, board_for, check_game_options,
+                                    keyboard_lines, run_interactive)
 from yariboard.engine import LEVELS, Engine
 from yariboard.link import BoardRefused, Link, LinkError
 from yariboard.recorder import Recorder
@@ -45,9 +53,13 @@ def register(subparsers):
                         help="the side the engine plays (default %(default)s)")
     add_board_option(parser, "with --sim, the simulated board")
     parser.add_argument("--new", action="store_true", help="start a new game on the board first")
-    parser.add_argument("--variant", default="yari", help="for --new: yari or shogi")
-    parser.add_argument("--handicap", default="-", help="for --new: a handicap name or - (default)")
-    parser.add_argument("--mode", default="casual", choices=("casual", "tournament"), help="for --new")
+    add_game_options(parser)
+    parser.add_argument("--time", type=float, default=None, metavar="MINUTES",
+                        help="a game clock: MINUTES of main time per side (default: no clock)")
+    parser.add_argument("--byoyomi", type=float, default=0.0, metavar="SECONDS",
+                        help="with a clock: SECONDS per move once the main time is gone")
+    parser.add_argument("--increment", type=float, default=0.0, metavar="SECONDS",
+                        help="with a clock: SECONDS added after each move (Fischer)")
     parser.add_argument("--you", default="player", help="your name for the archive")
     parser.set_defaults(func=run)
 
@@ -78,7 +90,7 @@ def make_engine(args):
     if args.skill is not None or args.nodes is not None or args.node is not None:
         raise ValueError("--skill, --nodes and --node are for --engine fsf")
     if args.engine:
-        return UsiEngine(args.engine, variant=args.variant)
+        return UsiEngine(args.engine, variant=args.variant or "yari")
     return Engine(level=args.level)
 
 
@@ -93,10 +105,18 @@ def engine_label(args):
 
 def run(args):
     side = BLACK if args.engine_side == "black" else WHITE
+    if (args.new or args.variant or args.handicap) and args.mode is None:
+        args.mode = "casual"              # a new game is casual unless --mode says otherwise
     try:
+        if args.seconds is not None and args.seconds <= 0:
+            raise ValueError("--seconds must be above 0, not %g" % args.seconds)
+        control = parse_time_control(args.time, args.byoyomi, args.increment)
+        if args.variant is not None or args.handicap is not None:
+            check_game_options(args, args.variant or "yari")
         engine = make_engine(args)
     except (UsiError, ValueError) as error:
         return fail(str(error))
+    args.clock = GameClock(control) if control else None
     engine_name = engine_label(args)
     names = (engine_name, args.you) if side == BLACK else (args.you, engine_name)
     console = Console()
@@ -111,20 +131,27 @@ def run(args):
         engine.close()
 
 
-def start_new_game(args, link):
+def start_new_game(args, link, board_variant):
     try:
-        link.request("new", args.variant, args.handicap, args.mode)
+        variant, handicap, mode = check_game_options(args, board_variant)
+        link.request("new", variant, handicap, mode)
+    except ValueError as error:
+        raise LinkError(str(error))
     except BoardRefused as error:
         raise LinkError(str(error))
 
 
 def play_simulated(args, archive, engine, side, names, console):
-    with SimRig(board=args.board, clock="real") as rig:
+    with SimRig(board=board_for(args), clock="real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
-                         time_limit=args.seconds)
+                         time_limit=args.seconds, clock=args.clock)
         sim.pump(0.2)
-        if args.new:
-            start_new_game(args, sim.link)
+        new_game = check_game_options(args, rig.board.config.variant)
+        if new_game:
+            try:
+                sim.execute("new " + " ".join(new_game))
+            except ValueError as error:
+                raise LinkError(str(error))
         run_interactive(sim, console, until_finished=True)
         sim.show()
     return 0
@@ -134,30 +161,42 @@ def play_board(args, archive, engine, side, names, console):
     link = Link(port=args.port)
     link.connect(timeout=10)
     recorder = Recorder(link, archive, black=names[0], white=names[1])
-    session = PlaySession(recorder, {side: engine}, time_limit=args.seconds)
-    if args.new:
-        start_new_game(args, link)
-    console.print("type `hint` for a hint, `quit` to stop (the game stays on the board)")
+    session = PlaySession(recorder, {side: engine}, time_limit=args.seconds, clock=args.clock)
+    controls = HostControls(session, archive)
+    if args.mode is not None:
+        start_new_game(args, link, link.request("version")[2])
+    console.print("type `help` for the controls, `quit` to stop (the game stays on the board)")
     lines = keyboard_lines()
     shown = None
     try:
         while not session.finished():
-            session.step(0.05)
+            controls.followed(session.step(0.05))
             try:
-                command = lines.get_nowait().strip()
+                words = lines.get_nowait().split()
             except queue.Empty:
-                command = ""
-            if command == "quit":
+                words = []
+            if words and words[0].lower() == "quit":
                 break
-            if command == "hint":
-                session.hint()
-            elif command:
-                console.print("[red]unknown command %r (hint, quit)[/red]" % command)
-            state = session.view(names=names)
-            key = (len(state.moves), state.status, state.message, state.result)
-            if key != shown:
-                console.print(render(state))
-                shown = key
+            if words:
+                try:
+                    if words[0].lower() == "help":
+                        console.print(CONTROLS_HELP + "\n  quit                    stop")
+                    elif not controls.execute(words[0].lower(), words[1:]):
+                        raise ValueError("unknown command %r (type help)" % " ".join(words))
+                except ValueError as error:
+                    console.print(Text(str(error), style="red"), soft_wrap=True)
+            shown = show_if_changed(console, session.view(names=names), shown)
+        session.step(0.1)            # the last events (a resignation's end), then the screen
+        show_if_changed(console, session.view(names=names), shown)
+    except KeyboardInterrupt:
+        console.print("interrupted: the game stays on the board and in the archive")
     finally:
         link.close()
     return 0
+
+
+def show_if_changed(console, state, shown):
+    """Print the screen of `state` unless it is the one last shown; returns what is shown."""
+    if state != shown:
+        console.print(render(state))
+    return state
