@@ -96,16 +96,18 @@ from boardfw.sim_hw import SimStrip
 from boardfw import config
 c = config.load('%s')
 strip = SimStrip(c.led_count)
-leds = Leds(strip, c.led_count, c.led_ma_per_channel, c.led_idle_ma, c.led_budget_ma)
-white = bytearray([255] * (3 * c.led_count))
-leds.show(white)
+leds = Leds(strip, c.led_ma_per_channel, c.led_idle_ma, c.led_budget_ma)
+leds.fill(0xFFFFFF)
+white_ma = leds.show()
 all_white = [strip[i] for i in range(len(strip))]
-few = bytearray(3 * c.led_count)
-few[0:3] = bytes([200, 100, 0]); few[30:33] = bytes([0, 90, 0])
-leds.show(few)
-print(json.dumps([all_white, [strip[i] for i in range(len(strip))], strip.writes]))
+leds.clear()
+leds.set(0, 0xC86400)
+leds.set(10, 0x005A00)
+few_ma = leds.show()
+few = [strip[i] for i in range(len(strip))]
+print(json.dumps([all_white, white_ma, few, few_ma, list(strip.buf[:3]), strip.writes]))
 """ % BOARD)
-    all_white, few, writes = result
+    all_white, white_ma, few, few_ma, first_bytes, writes = result
     count = len(all_white)
 
     def current(pixels):
@@ -114,10 +116,32 @@ print(json.dumps([all_white, [strip[i] for i in range(len(strip))], strip.writes
     assert current([[255] * 3] * count) > budget          # the unscaled frame would be too much
     assert current(all_white) <= budget
     assert current(all_white) > 0.9 * budget              # ... but it is not dimmed needlessly
+    assert abs(white_ma - current(all_white)) < 1         # the estimate is of what was sent
     assert len({tuple(p) for p in all_white}) == 1        # every LED scaled alike
     assert few[0] == [200, 100, 0] and few[10] == [0, 90, 0]   # within budget: untouched
-    assert sum(map(sum, few)) == 390
+    assert sum(map(sum, few)) == 390 and abs(few_ma - current(few)) < 1
+    assert first_bytes == [100, 200, 0]                   # on the wire: green, red, blue
     assert writes == 2
+
+
+def test_led_frames_fit_any_chain_length_and_an_unchanged_frame_is_not_resent():
+    result = micropython_json("""
+from boardfw.leds import Leds
+from boardfw.sim_hw import SimStrip
+out = []
+for count in (63, 81, 121):
+    strip = SimStrip(count)
+    leds = Leds(strip, 12.0, 1.0, 10000.0)
+    leds.clear()
+    leds.set(count - 1, 0x010203)
+    leds.show()
+    leds.clear()
+    leds.set(count - 1, 0x010203)          # the same frame again
+    leds.show()
+    out.append([count, strip[count - 1], sum(strip.buf), strip.writes])
+print(json.dumps(out))
+""")
+    assert result == [[n, [1, 2, 3], 6, 1] for n in (63, 81, 121)]
 
 
 def test_save_is_atomic_and_damage_is_detected(tmp_path):

@@ -25,7 +25,7 @@ from shogicore.variants import variant_by_name
 _FIRMWARE_VERSION = const("0.1.0")
 _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps them crisp
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
-_LEDTEST_COLOURS = const(((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)))
+_LEDTEST_COLOURS = const((0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF))
 _MISMATCH_PHASES = const(("setup", "refused"))
 _MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
 # Events after which the game must be saved before anything is announced.
@@ -58,16 +58,14 @@ class Controller:
         self.store = store or GameStore(hw.storage_dir)
         self.matrix = Matrix(hw.matrix_pins, config.ranks, config.files, config.debounce_ms)
         self.buttons = Buttons(hw.button_pins, config.debounce_ms)
-        self.leds = Leds(hw.strip, config.led_count, config.led_ma_per_channel,
-                         config.led_idle_ma, config.led_budget_ma)
+        self.leds = Leds(hw.strip, config.led_ma_per_channel, config.led_idle_ma,
+                         config.led_budget_ma)
         self.seq = 0
         self.game = None
         self.game_id = None
         self.interpreter = None
         self._changes = []            # reused lists: the loop allocates nothing when idle
         self._presses = []
-        self._frame = bytearray(3 * config.led_count)
-        self._dark = bytes(3 * config.led_count)
         self._led_due = 0
         self._ledtest_start = None
         self._square_at = bytearray(config.ranks * config.files)  # row*files+col -> square
@@ -254,27 +252,19 @@ class Controller:
     # -- LEDs ----------------------------------------------------------------------------
     def _refresh_leds(self, now):
         self._led_due = time.ticks_add(now, _LED_REFRESH_MS)
-        frame = self._frame
+        leds = self.leds
         if self._ledtest_start is not None:
             step = time.ticks_diff(now, self._ledtest_start) // _LEDTEST_STEP_MS
             if step < len(_LEDTEST_COLOURS):
-                r, g, b = _LEDTEST_COLOURS[step]
-                for i in range(0, len(frame), 3):
-                    frame[i] = r
-                    frame[i + 1] = g
-                    frame[i + 2] = b
-                self.leds.show(frame)
+                leds.fill(_LEDTEST_COLOURS[step])
+                leds.show()
                 return
             self._ledtest_start = None
-        frame[:] = self._dark
+        leds.clear()
         led_at = self._led_at
         for sq, style in self.interpreter.frame(now):
-            rgb = ledlang.colour(style, now)
-            i = 3 * led_at[sq]
-            frame[i] = rgb >> 16
-            frame[i + 1] = rgb >> 8 & 255
-            frame[i + 2] = rgb & 255
-        self.leds.show(frame)
+            leds.set(led_at[sq], ledlang.colour(style, now))
+        leds.show()
 
     # -- serial requests -----------------------------------------------------------------
     def _send(self, *words):
