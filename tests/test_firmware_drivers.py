@@ -153,8 +153,8 @@ moves = ['7g7f', '3c3d'] * 10
 moves.pop()
 store.save(SavedGame('0badcafe', 'yari', 'casual', '-', '-', '-', 'S T A R', moves))
 first = store.load()
-# a power cut during the next save leaves a partial temp file behind
-f = open(d + '/game.tmp', 'wb'); f.write(b'yariboard-game 1\\nid dead'); f.close()
+# a power cut during the next compaction leaves a partial temp file behind
+f = open(d + '/game.tmp', 'wb'); f.write(b'yariboard-game 2\\nid dead'); f.close()
 after_cut = store.load()
 import os
 leftover = 'game.tmp' in os.listdir(d)
@@ -176,6 +176,98 @@ print(json.dumps([list(first.moves), first.game_id, list(after_cut.moves), lefto
     assert after_cut == first_moves and leftover is False
     assert outcomes == ["corrupt"] * 4
     assert files == ["game.bad"] and empty is True
+
+
+# Appended after a compaction of three moves: a move, a take-back, two moves, a resignation.
+APPENDS = [("+", "2g2f"), ("-",), ("+", "1g1f"), ("+", "1c1d"), ("=", "white:resignation", "-")]
+
+
+def test_appended_entries_replay_and_a_torn_last_entry_is_dropped(tmp_path):
+    result = micropython_json("""
+import os
+from boardfw.storage import GameStore, SavedGame, CorruptSave
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f', '3c3d', '6g6f']))
+sizes = [os.stat(d + '/game.txt')[6]]
+for words in %r:
+    store.append(*words)
+    sizes.append(os.stat(d + '/game.txt')[6])
+state = [store.plies, store.result, store.illegal, store.appended]
+fresh = GameStore(d)
+saved = fresh.load()
+loaded = [list(saved.moves), saved.result, fresh.plies, fresh.appended]
+whole = open(d + '/game.txt', 'rb').read()
+# a power cut in the middle of the next append: a prefix of its line, no line end
+open(d + '/game.txt', 'ab').write(b'+ 5g5f 12')
+torn = GameStore(d)
+saved = torn.load()
+after_torn = [list(saved.moves), saved.result, torn.plies]
+torn.save(torn.load())  # the compaction at boot: a clean end to append to again
+torn.append('+', '5g5f')
+again = GameStore(d).load()
+print(json.dumps([sizes, state, loaded, after_torn, list(again.moves), again.result]))
+""" % (tmp_path, APPENDS))
+    sizes, state, loaded, after_torn, again, again_result = result
+    moves = ["7g7f", "3c3d", "6g6f", "1g1f", "1c1d"]
+    assert state == [5, "white:resignation", "-", 5]
+    assert loaded == [moves, "white:resignation", 5, 5]
+    assert after_torn == [moves, "white:resignation", 5]
+    assert again == moves + ["5g5f"] and again_result == "white:resignation"
+    per_entry = [b - a for a, b in zip(sizes, sizes[1:])]
+    assert all(0 < n <= 16 for n in per_entry[:4]), per_entry   # a move: a few bytes, not the game
+
+
+def test_a_damaged_missing_or_misplaced_entry_is_reported_not_resumed(tmp_path):
+    result = micropython_json("""
+from boardfw.storage import GameStore, SavedGame, CorruptSave
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f']))
+for words in %r:
+    store.append(*words)
+data = open(d + '/game.txt', 'rb').read()
+head, _, tail = data.partition(b'\\ncrc ')
+crc_line, _, entries = tail.partition(b'\\n')
+lines = entries.split(b'\\n')[:-1]
+def rebuilt(entry_lines):
+    return head + b'\\ncrc ' + crc_line + b'\\n' + b''.join(l + b'\\n' for l in entry_lines)
+cases = {
+    'flipped': rebuilt([lines[0].replace(b'2g2f', b'2g2e')] + lines[1:]),
+    'missing': rebuilt(lines[:1] + lines[2:]),
+    'swapped': rebuilt([lines[1], lines[0]] + lines[2:]),
+    'twice': rebuilt(lines[:3] + lines[2:]),
+    'last damaged': rebuilt(lines[:-1] + [lines[-1][:-1] + b'0']),
+    'intact': rebuilt(lines),
+}
+out = {}
+for name, damaged in cases.items():
+    open(d + '/game.txt', 'wb').write(damaged)
+    try:
+        out[name] = list(GameStore(d).load().moves)
+    except CorruptSave as e:
+        out[name] = 'corrupt: ' + str(e)
+print(json.dumps(out))
+""" % (tmp_path, APPENDS))
+    assert result.pop("intact") == ["7g7f", "1g1f", "1c1d"]
+    assert result == {name: "corrupt: entry damaged" for name in
+                      ("flipped", "missing", "swapped", "twice", "last damaged")}
+
+
+def test_a_take_back_clears_a_recorded_illegal_move_before_it_takes_a_move(tmp_path):
+    result = micropython_json("""
+from boardfw.storage import GameStore, SavedGame
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'tournament', '-', '-', '-', 'S', ['7g7f']))
+store.append('=', 'white:illegal-move', '7a7b')
+first = [store.plies, store.result, store.illegal]
+store.append('-')
+second = [store.plies, store.result, store.illegal]
+saved = GameStore(d).load()
+print(json.dumps([first, second, list(saved.moves), saved.result, saved.illegal]))
+""" % tmp_path)
+    assert result == [[1, "white:illegal-move", "7a7b"], [1, "-", "-"], ["7g7f"], "-", "-"]
 
 
 def test_saved_moves_come_back_in_order_at_most_sixteen_to_a_line(tmp_path):

@@ -16,7 +16,7 @@ from boardfw.buttons import Buttons
 from boardfw.interpreter import UNDOABLE_ENDINGS, Interpreter
 from boardfw.leds import Leds
 from boardfw.matrix import Matrix
-from boardfw.storage import CorruptSave, GameStore, SavedGame
+from boardfw.storage import COMPACT_EVERY, CorruptSave, GameStore, SavedGame
 from shogicore.errors import MoveError, SfenError
 from shogicore.game import CASUAL, TOURNAMENT, Game
 from shogicore.move import parse_usi, to_usi
@@ -133,6 +133,7 @@ class Controller:
             saved = self.store.load()
             if saved is not None:
                 self._set_game(self._replay(saved), saved.game_id)
+                self._save()   # compacted: appending goes on from a clean end
                 return None
         except (CorruptSave, ValueError) as e:
             warning = "-".join(message_words(str(e)))
@@ -182,12 +183,32 @@ class Controller:
         self._handle(events)
 
     def _save(self):
+        """The whole game written anew: a new game, and the compaction of the record."""
         game = self.game
         variant = game.variant
         illegal = "-" if game.illegal_move is None else to_usi(variant, game.illegal_move)
         self.store.save(SavedGame(self.game_id, variant.name, game.mode, game.handicap or "-",
                                   protocol.result_word(game.result), illegal, game.start_sfen,
                                   self._usi_moves(0, self._ply())))
+
+    def _save_changes(self, events):
+        """Append what a batch of events changed: each move and take-back in turn, then the
+        result if it changed. The whole game is written anew every COMPACT_EVERY entries,
+        and should the record's count of moves ever differ from the game's."""
+        store = self.store
+        game = self.game
+        variant = game.variant
+        for event in events:
+            if event[0] == "move":
+                store.append("+", to_usi(variant, event[1]))
+            elif event[0] == "undo":
+                store.append("-")
+        result = protocol.result_word(game.result)
+        illegal = "-" if game.illegal_move is None else to_usi(variant, game.illegal_move)
+        if result != store.result or illegal != store.illegal:
+            store.append("=", result, illegal)
+        if store.plies != self._ply() or store.appended >= COMPACT_EVERY:
+            self._save()
 
     def _usi_moves(self, first, end):
         """The game's moves from index `first` up to `end` as USI, made one at a time."""
@@ -211,7 +232,7 @@ class Controller:
         for event in events:
             kind = event[0]
             if kind in _SAVED_EVENTS and not saved:
-                self._save()   # the game already holds every event of this batch
+                self._save_changes(events)   # the game already holds every event of the batch
                 saved = True
             self._announce(event)
         gc.collect()   # between moves, so the heap does not fragment over a long game
@@ -378,7 +399,7 @@ class Controller:
         except MoveError:
             raise protocol.ProtocolError(protocol.E_EMPTY, "no move to take back")
         events = self.interpreter.set_game(self.game)
-        self._save()
+        self._save_changes((("undo",),))
         self._send("undo", str(self._ply() + 1), *self._sfen_words())
         self._handle(events)
         return [str(self._ply())] + self._sfen_words()

@@ -461,7 +461,8 @@ class Position:
         h = self.hash
         if self._seen[h & _SEEN_MASK] + 1 < self.variant.repetitions:
             return None
-        seen = [i for i in range(self.plies) if self._hash_before(i) == h]
+        # only positions with the same side to move can match: every other ply
+        seen = [i for i in range(self.plies % 2, self.plies, 2) if self._hash_before(i) == h]
         if len(seen) + 1 < self.variant.repetitions:
             return None
         first = seen[len(seen) + 1 - self.variant.repetitions]

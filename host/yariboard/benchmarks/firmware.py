@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 
+from boardfw.save_reader import parse
 from shogicore.game import Game
 from shogicore.notation import to_usi
 from yariboard.simboard import (FIRMWARE, ROOT, board_file, micropython_binary, move_gestures,
@@ -101,9 +102,9 @@ def plays_whole_game(binary, heap_kb, firmware_dir, control_path, expected, work
     """Does the firmware, with `heap_kb` of heap, save every move of the game, fault-free?"""
     stderr, _, storage = run_firmware(binary, firmware_dir, heap_kb, control_path, workdir)
     try:
-        with open(os.path.join(storage, "game.txt")) as f:
-            saved = [w for line in f if line.startswith("moves ") for w in line.split()[1:]]
-    except OSError:
+        with open(os.path.join(storage, "game.txt"), "rb") as f:
+            saved = list(parse(f.read()).moves)
+    except (OSError, ValueError):   # no save, or a damaged one
         return False
     finally:
         shutil.rmtree(storage, ignore_errors=True)
