@@ -96,7 +96,7 @@ from boardfw.sim_hw import SimStrip
 from boardfw import config
 c = config.load('%s')
 strip = SimStrip(c.led_count)
-leds = Leds(strip, c.led_ma_per_channel, c.led_idle_ma, c.led_budget_ma)
+leds = Leds(strip, c)
 leds.fill(0xFFFFFF)
 white_ma = leds.show()
 all_white = [strip[i] for i in range(len(strip))]
@@ -128,10 +128,12 @@ def test_led_frames_fit_any_chain_length_and_an_unchanged_frame_is_not_resent():
     result = micropython_json("""
 from boardfw.leds import Leds
 from boardfw.sim_hw import SimStrip
+from boardfw import config
+c = config.load('%s')
 out = []
 for count in (63, 81, 121):
     strip = SimStrip(count)
-    leds = Leds(strip, 12.0, 1.0, 10000.0)
+    leds = Leds(strip, c)
     leds.clear()
     leds.set(count - 1, 0x010203)
     leds.show()
@@ -140,7 +142,7 @@ for count in (63, 81, 121):
     leds.show()
     out.append([count, strip[count - 1], sum(strip.buf), strip.writes])
 print(json.dumps(out))
-""")
+""" % BOARD)
     assert result == [[n, [1, 2, 3], 6, 1] for n in (63, 81, 121)]
 
 

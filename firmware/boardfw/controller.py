@@ -16,7 +16,7 @@ from boardfw.buttons import Buttons
 from boardfw.interpreter import UNDOABLE_ENDINGS, Interpreter
 from boardfw.leds import Leds
 from boardfw.matrix import Matrix
-from boardfw.storage import COMPACT_EVERY, CorruptSave, GameStore, SavedGame
+from boardfw.storage import CorruptSave, GameStore, SavedGame
 from shogicore.errors import MoveError, SfenError
 from shogicore.game import CASUAL, TOURNAMENT, Game
 from shogicore.move import parse_usi, to_usi
@@ -58,8 +58,7 @@ class Controller:
         self.store = store or GameStore(hw.storage_dir)
         self.matrix = Matrix(hw.matrix_pins, config.ranks, config.files, config.debounce_ms)
         self.buttons = Buttons(hw.button_pins, config.debounce_ms)
-        self.leds = Leds(hw.strip, config.led_ma_per_channel, config.led_idle_ma,
-                         config.led_budget_ma)
+        self.leds = Leds(hw.strip, config)
         self.seq = 0
         self.game = None
         self.game_id = None
@@ -193,21 +192,22 @@ class Controller:
 
     def _save_changes(self, events):
         """Append what a batch of events changed: each move and take-back in turn, then the
-        result if it changed. The whole game is written anew every COMPACT_EVERY entries,
-        and should the record's count of moves ever differ from the game's."""
+        result if it changed. The whole game is written anew when the store asks for a
+        compaction, and should the record's count of moves ever differ from the game's."""
         store = self.store
         game = self.game
         variant = game.variant
+        due = False
         for event in events:
             if event[0] == "move":
-                store.append("+", to_usi(variant, event[1]))
+                due = store.append("+", to_usi(variant, event[1]))
             elif event[0] == "undo":
-                store.append("-")
+                due = store.append("-")
         result = protocol.result_word(game.result)
         illegal = "-" if game.illegal_move is None else to_usi(variant, game.illegal_move)
         if result != store.result or illegal != store.illegal:
-            store.append("=", result, illegal)
-        if store.plies != self._ply() or store.appended >= COMPACT_EVERY:
+            due = store.append("=", result, illegal)
+        if due or store.plies != self._ply():
             self._save()
 
     def _usi_moves(self, first, end):

@@ -3,8 +3,9 @@
 A frame is built straight into the strip's own byte buffer (`strip.buf`, three bytes per LED
 in the chain's green, red, blue order, as MicroPython's `neopixel.NeoPixel` keeps it): no
 tuple per LED and no call per LED on the way to the wire. Before it is sent, its current is
-estimated from the sum of its bytes (one C-level pass); if it is above `budget_ma`, all
-colours are scaled down together, so a board lit all white still runs from a 500 mA USB port.
+estimated from the sum of its bytes (one C-level pass); if it is above the board's
+`led_budget_ma`, all colours are scaled down together, so a board lit all white still runs
+from a 500 mA USB port.
 Only a frame that differs from the last one written is sent.
 """
 
@@ -12,16 +13,12 @@ Only a frame that differs from the last one written is sent.
 class Leds:
     """Frames for `strip` (anything with a GRB `buf` bytearray and `write()`, any length)."""
 
-    def __init__(self, strip, ma_per_channel, idle_ma, budget_ma):
+    def __init__(self, strip, config):
         self.strip = strip
         self.buf = strip.buf
-        self.ma_per_channel = ma_per_channel  # mA drawn by one channel at full 255
-        self.idle_ma = idle_ma                # mA drawn by one dark LED
-        self.budget_ma = budget_ma
-        self.estimate_ma = 0                  # estimate for the frame last written
+        self.config = config    # led_ma_per_channel, led_idle_ma, led_budget_ma (config.py)
         self._dark = bytes(len(self.buf))
-        self._shown = bytearray(len(self.buf))   # the frame last written
-        self._written = False
+        self._shown = None      # a copy of the frame last written
 
     def clear(self):
         """Start a frame: every LED dark."""
@@ -42,23 +39,24 @@ class Leds:
     def show(self):
         """Scale the frame into the budget if needed and write it, unless it is unchanged.
 
-        Returns the estimated current in mA of what was written.
+        Returns the estimated current in mA of the frame.
         """
         buf = self.buf
-        idle = len(buf) // 3 * self.idle_ma
-        per_level = self.ma_per_channel / 255
+        config = self.config
+        idle = len(buf) // 3 * config.led_idle_ma
+        per_level = config.led_ma_per_channel / 255   # mA drawn by one unit of one channel
         # the largest sum of channel values the budget allows
-        allowed = max(0.0, self.budget_ma - idle) / per_level
+        allowed = max(0.0, config.led_budget_ma - idle) / per_level
         levels = sum(buf)
         if levels > allowed:
             scale = allowed / levels
             for i in range(len(buf)):
                 buf[i] = int(buf[i] * scale)
             levels = sum(buf)
-        if self._written and buf == self._shown:
-            return self.estimate_ma
-        self.strip.write()
-        self._shown[:] = buf
-        self._written = True
-        self.estimate_ma = idle + levels * per_level
-        return self.estimate_ma
+        if buf != self._shown:
+            self.strip.write()
+            if self._shown is None:
+                self._shown = bytearray(buf)
+            else:
+                self._shown[:] = buf
+        return idle + levels * per_level

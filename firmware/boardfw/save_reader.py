@@ -2,7 +2,11 @@
 imports it and unloads it again: its code gives its RAM back to the game in play."""
 import binascii
 
-from boardfw.storage import FORMAT, CorruptSave, SavedGame
+from micropython import const
+
+from boardfw.storage import CorruptSave, SavedGame
+
+_FORMAT = const("yariboard-game 2")   # as storage.py writes it
 
 
 def parse(data, with_state=False):
@@ -20,7 +24,7 @@ def parse(data, with_state=False):
         entries = data[end:].decode().split("\n")
     except UnicodeError:
         raise CorruptSave("not text")
-    if lines[0] != FORMAT:
+    if lines[0] != _FORMAT:
         raise CorruptSave("unknown format")
     fields = {}
     move_lines = []
@@ -59,7 +63,7 @@ def parse(data, with_state=False):
         else:
             raise CorruptSave("unknown entry")
     # The moves one at a time: a long game never becomes one large list, which a fragmented
-    # heap might not have room for (at most COMPACT_EVERY moves wait in `tail`).
+    # heap might not have room for (at most a compaction's worth of moves waits in `tail`).
     moves = _moves(move_lines, kept, tail)
     try:
         saved = SavedGame(fields["id"], fields["variant"], fields["mode"], fields["handicap"],

@@ -2,7 +2,7 @@
 
 A committed move costs one line appended to `game.txt`, whatever the length of the game:
 the save takes the same time at ply 300 as at ply 10, and flash is written a few bytes per
-move rather than the whole game. Every `COMPACT_EVERY` entries (and at every boot, and for
+move rather than the whole game. Every 32 entries (and at every boot, and for
 a new game) the whole game is written to `game.tmp` and renamed over `game.txt`; the rename
 is atomic on littlefs (and on POSIX), so a power cut during a compaction leaves the record
 as it was before it.
@@ -33,9 +33,11 @@ from micropython import const
 
 from boardfw import unload
 
-FORMAT = const("yariboard-game 2")
+_FORMAT = const("yariboard-game 2")   # (save_reader.py checks it too)
 _MOVES_PER_LINE = const(16)
-COMPACT_EVERY = const(32)   # entries between compactions: bounds the file and the boot replay
+_COMPACT_EVERY = const(32)   # entries between compactions: bounds the file and the boot replay
+_TMP = const("/game.tmp")
+_BAD = const("/game.bad")
 
 
 class SavedGame:
@@ -62,26 +64,25 @@ class GameStore:
     (protocol words) and `appended` entries since the last compaction."""
 
     def __init__(self, storage_dir, opener=open):
+        self.dir = storage_dir
         self.path = storage_dir + "/game.txt"
-        self.tmp_path = storage_dir + "/game.tmp"
-        self.bad_path = storage_dir + "/game.bad"
-        self._open = opener
+        self.open = opener
         self.plies = 0
         self.result = "-"
         self.illegal = "-"
         self.appended = 0
-        self._crc = 0
+        self.crc = 0                # of the record so far: the next entry extends it
 
     def save(self, saved):
         """Write `saved` (a SavedGame) whole to the temp file and swap it in atomically."""
-        f = self._open(self.tmp_path, "wb")
+        f = self.open(self.dir + _TMP, "wb")
         try:
-            crc = _write(f, FORMAT + "\n", 0)
+            crc = write(f, _FORMAT + "\n", 0)
             for key, value in (("id", saved.game_id), ("variant", saved.variant),
                                ("mode", saved.mode), ("handicap", saved.handicap),
                                ("result", saved.result), ("illegal", saved.illegal),
                                ("start", saved.start_sfen)):
-                crc = _write(f, key + " " + value + "\n", crc)
+                crc = write(f, key + " " + value + "\n", crc)
             # One line of moves at a time: nothing grows with the game, as a large block is
             # what a fragmented heap late in a long game lacks.
             written = 0
@@ -90,31 +91,32 @@ class GameStore:
                 line += " " + usi
                 written += 1
                 if written % _MOVES_PER_LINE == 0:
-                    crc = _write(f, line + "\n", crc)
+                    crc = write(f, line + "\n", crc)
                     line = "moves"
             if written % _MOVES_PER_LINE:
-                crc = _write(f, line + "\n", crc)
+                crc = write(f, line + "\n", crc)
             crc &= 0xFFFFFFFF
             f.write(b"crc %08x\n" % crc)
         finally:
             f.close()
-        os.rename(self.tmp_path, self.path)
+        os.rename(self.dir + _TMP, self.path)
         self.plies = written
         self.result = saved.result
         self.illegal = saved.illegal
         self.appended = 0
-        self._crc = crc
+        self.crc = crc
 
     def append(self, *words):
-        """Append one entry: ('+', USI) a move, ('-',) a take-back, ('=', result, illegal)."""
+        """Append one entry: ('+', USI) a move, ('-',) a take-back, ('=', result, illegal).
+        True once the record is due for a compaction (a `save`)."""
         text = " ".join(words)
-        crc = binascii.crc32(text.encode(), self._crc) & 0xFFFFFFFF
-        f = self._open(self.path, "ab")
+        crc = binascii.crc32(text.encode(), self.crc) & 0xFFFFFFFF
+        f = self.open(self.path, "ab")
         try:
             f.write(("%s %08x\n" % (text, crc)).encode())   # one write: a cut leaves a prefix
         finally:
             f.close()
-        self._crc = crc
+        self.crc = crc
         self.appended += 1
         op = words[0]
         if op == "+":
@@ -125,6 +127,7 @@ class GameStore:
             self.illegal = self.result = "-"
         else:
             self.result, self.illegal = words[1], words[2]
+        return self.appended >= _COMPACT_EVERY
 
     def load(self):
         """The saved game, None when there is none; CorruptSave if the record is damaged.
@@ -132,9 +135,9 @@ class GameStore:
         A leftover `game.tmp` (power cut during a compaction) is removed: the rename never
         happened, so `game.txt` still holds the record as it was.
         """
-        _remove(self.tmp_path)
+        remove(self.dir + _TMP)
         try:
-            f = self._open(self.path, "rb")
+            f = self.open(self.path, "rb")
         except OSError:
             return None
         try:
@@ -151,23 +154,24 @@ class GameStore:
         self.result = saved.result
         self.illegal = saved.illegal
         self.appended = tail[1]
-        self._crc = tail[2]
+        self.crc = tail[2]
         return saved
 
     def set_aside_corrupt(self):
         """Keep a damaged save as game.bad (for inspection) so a new game can be saved."""
-        _remove(self.bad_path)
-        os.rename(self.path, self.bad_path)
+        remove(self.dir + _BAD)
+        os.rename(self.path, self.dir + _BAD)
 
 
-def _write(f, text, crc):
+def write(f, text, crc):
     """Write `text` to `f`; the CRC-32 so far, `crc` extended by it."""
     data = text.encode()
     f.write(data)
     return binascii.crc32(data, crc)
 
 
-def _remove(path):
+def remove(path):
+    """Remove the file at `path` if there is one."""
     try:
         os.remove(path)
     except OSError:

@@ -65,6 +65,12 @@ def game_script(moves):
     return lines, [to_usi(game.variant, m) for m in moves]
 
 
+LAUNCH = """import os, sys
+sys.argv[:] = ['main.py'] + os.getenv('YARIBOARD_FIRMWARE_ARGS').split('\\t')
+import %s
+"""
+
+
 def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="main.py",
                  timeout=120):
     """Run main.py (or a probe around it) on the control script; (stderr, stdout, storage).
@@ -73,18 +79,20 @@ def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="m
     control script does. A fault is logged and main.py restarts the game from its save, so
     the run is stopped at the first logged error rather than left to retry.
     Modules are imported as on the Pico: by relative paths from the firmware's folder, the
-    only entry of sys.path.
+    only entry of sys.path. The simulated board's options reach sys.argv through the
+    environment, not the command line: the unix port interns every command-line word in the
+    qstr table, which on the Pico holds only the firmware's own names.
     """
     storage = tempfile.mkdtemp(dir=workdir)
     err_path = os.path.join(storage, "stderr")
     serial_in, keep_open = os.pipe()          # a serial line that never speaks
     with open(err_path, "w") as err:
         proc = subprocess.Popen(
-            [binary, "-X", "heapsize=%dK" % heap_kb, "-m", script[:-len(".py")],
-             "--board", board_file("yari-9x7"), "--storage", storage,
-             "--control", control_path, "--report", os.devnull],
+            [binary, "-X", "heapsize=%dK" % heap_kb, "-c", LAUNCH % script[:-len(".py")]],
             cwd=firmware_dir, stdin=serial_in, stdout=subprocess.PIPE, stderr=err,
-            env=dict(os.environ, MICROPYPATH=""))
+            env=dict(os.environ, MICROPYPATH="", YARIBOARD_FIRMWARE_ARGS="\t".join(
+                ("--board", board_file("yari-9x7"), "--storage", storage,
+                 "--control", control_path, "--report", os.devnull))))
         deadline = time.monotonic() + timeout
         while proc.poll() is None:
             time.sleep(0.05)
@@ -161,8 +169,7 @@ def run(self):
         micropython.qstr_info()
         raise
 controller.Controller.run = run
-sys.argv[0] = 'main.py'
-exec(open('main.py').read())
+import main
 """
 
 
@@ -212,6 +219,24 @@ import gc, json, time
 from boardfw import config
 from boardfw.controller import Controller
 from boardfw.sim_hw import SimHardware
+from boardfw.storage import GameStore
+from shogicore.move import parse_usi
+
+WRITTEN = [0]
+
+class CountingFile:   # counts the bytes a save writes to flash
+    def __init__(self, f):
+        self.f = f
+    def write(self, data):
+        WRITTEN[0] += len(data)
+        return self.f.write(data)
+    def read(self):
+        return self.f.read()
+    def close(self):
+        self.f.close()
+
+def counting_opener(path, mode):
+    return CountingFile(open(path, mode))
 
 class QuietLink:
     def read_line(self):
@@ -226,7 +251,7 @@ for square in ('7i', '6i', '5i', '4i', '3i', '2i', '1i', '7g', '6g', '5g', '4g',
                '1g', '7a', '6a', '5a', '4a', '3a', '2a', '1a', '7c', '6c', '5c', '4c', '3c',
                '2c', '1c'):
     hw.matrix_pins.set(*cfg.matrix_position(square), True)
-c = Controller(hw, cfg, QuietLink())
+c = Controller(hw, cfg, QuietLink(), GameStore(STORAGE, counting_opener))
 c.boot()
 
 def passes(n):
@@ -253,20 +278,37 @@ while lit_ms is None:
         lit_ms = hw.ticks_ms() - lifted_at
         lit_pass_us = spent
 holding = passes(2000)
-# the save that follows every move, late in a long game
+# The long game, each move saved as the board saves it (an appended entry, a compaction now
+# and then), timed; and status() (mate and repetition) after each move.
+position = c.game.position
+status_us = []
+save_us = []
 for usi in MOVES:
-    c.game.play_usi(usi)
+    m = parse_usi(c.game.variant, usi)
+    c.game.play(m)
+    start = time.ticks_us()
+    c._save_changes((('move', m),))
+    save_us.append(time.ticks_diff(time.ticks_us(), start))
+    start = time.ticks_us()
+    position.status()
+    status_us.append(time.ticks_diff(time.ticks_us(), start))
+written = WRITTEN[0]
 start = time.ticks_us()
-for _ in range(20):
+for _ in range(5):
     c._save()
-save_us = time.ticks_diff(time.ticks_us(), start) / 20
+compaction_us = time.ticks_diff(time.ticks_us(), start) / 5
 print(json.dumps({'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
                   'lit_pass_us': lit_pass_us, 'debounce_ms': cfg.debounce_ms,
-                  'save_us': save_us, 'save_plies': len(MOVES)}))
+                  'save_us': save_us, 'status_us': status_us, 'compaction_us': compaction_us,
+                  'bytes_per_move': written / len(MOVES)}))
 """
 
 
 PICO_HEAP_KB = 192   # about what the Pico has free after boot (ARCHITECTURE.md)
+
+
+def mean(values):
+    return sum(values) / len(values)
 
 
 def loop_timing(binary, workdir, moves):
@@ -356,8 +398,18 @@ def run(binaries=()):
               % (timing["lit_ms"], timing["debounce_ms"]))
         print("lift to lit destinations, processing of that pass: %.0f us"
               % timing["lit_pass_us"])
-        print("save after a move at ply %d (file on the host's disk): %.1f ms"
-              % (timing["save_plies"], timing["save_us"] / 1000))
+        saves, statuses = timing["save_us"], timing["status_us"]
+        print("save after a move, mean over plies 6-15 (file on the host's disk): %.2f ms"
+              % (mean(saves[5:15]) / 1000))
+        print("save after a move, mean over plies 291-300: %.2f ms" % (mean(saves[290:300]) / 1000))
+        print("save after a move, worst of the game (one with a compaction): %.2f ms"
+              % (max(saves) / 1000))
+        print("compaction (the whole game rewritten) at ply %d: %.2f ms"
+              % (len(saves), timing["compaction_us"] / 1000))
+        print("bytes written to flash per move, %d-ply game: %.0f"
+              % (len(saves), timing["bytes_per_move"]))
+        print("status() after a move, mean over plies 1-10: %.0f us" % mean(statuses[:10]))
+        print("status() after a move, mean over plies 291-300: %.0f us" % mean(statuses[290:]))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
