@@ -462,7 +462,9 @@ class Position:
         if self._seen[h & _SEEN_MASK] + 1 < self.variant.repetitions:
             return None
         # only positions with the same side to move can match: every other ply
-        seen = [i for i in range(self.plies % 2, self.plies, 2) if self._hash_before(i) == h]
+        history = self._history
+        seen = [i for i in range(self.plies % 2, self.plies, 2)
+                if history[i // _CHUNK][i % _CHUNK * 2 + 1] == h]
         if len(seen) + 1 < self.variant.repetitions:
             return None
         first = seen[len(seen) + 1 - self.variant.repetitions]

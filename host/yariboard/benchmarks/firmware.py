@@ -311,6 +311,12 @@ def mean(values):
     return sum(values) / len(values)
 
 
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return (ordered[middle] + ordered[~middle]) / 2
+
+
 def loop_timing(binary, workdir, moves):
     """Times of the loop on a Pico-sized heap (a collection, which the loop's garbage brings
     now and then, takes time in proportion to the heap), and of a save once `moves` (USI)
@@ -398,18 +404,22 @@ def run(binaries=()):
               % (timing["lit_ms"], timing["debounce_ms"]))
         print("lift to lit destinations, processing of that pass: %.0f us"
               % timing["lit_pass_us"])
+        # medians: a garbage collection now and then lands in one of the timed calls
         saves, statuses = timing["save_us"], timing["status_us"]
-        print("save after a move, mean over plies 6-15 (file on the host's disk): %.2f ms"
-              % (mean(saves[5:15]) / 1000))
-        print("save after a move, mean over plies 291-300: %.2f ms" % (mean(saves[290:300]) / 1000))
+        print("save after a move, median over plies 6-15 (file on the host's disk): %.2f ms"
+              % (median(saves[5:15]) / 1000))
+        print("save after a move, median over plies 291-300: %.2f ms"
+              % (median(saves[290:300]) / 1000))
         print("save after a move, worst of the game (one with a compaction): %.2f ms"
               % (max(saves) / 1000))
         print("compaction (the whole game rewritten) at ply %d: %.2f ms"
               % (len(saves), timing["compaction_us"] / 1000))
         print("bytes written to flash per move, %d-ply game: %.0f"
               % (len(saves), timing["bytes_per_move"]))
-        print("status() after a move, mean over plies 1-10: %.0f us" % mean(statuses[:10]))
-        print("status() after a move, mean over plies 291-300: %.0f us" % mean(statuses[290:]))
+        print("status() after a move, plies 1-10: median %.0f us, mean %.0f us"
+              % (median(statuses[:10]), mean(statuses[:10])))
+        print("status() after a move, plies 291-300: median %.0f us, mean %.0f us"
+              % (median(statuses[290:]), mean(statuses[290:])))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
