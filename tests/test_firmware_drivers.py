@@ -1,5 +1,6 @@
 """The board drivers on the MicroPython unix port, with the simulated pins of sim_hw (the
 same interfaces as the Pico's): debounce, buttons, LED current cap, atomic saves."""
+import binascii
 import json
 import os
 import random
@@ -254,6 +255,19 @@ print(json.dumps(out))
     assert result.pop("intact") == ["7g7f", "1g1f", "1c1d"]
     assert result == {name: "corrupt: entry damaged" for name in
                       ("flipped", "missing", "swapped", "twice", "last damaged")}
+
+
+def test_a_save_of_the_earlier_whole_file_format_still_loads(tmp_path):
+    body = ("yariboard-game 1\nid 0badcafe\nvariant yari\nmode casual\nhandicap -\n"
+            "result -\nillegal -\nstart S T A R\nmoves 7g7f 3c3d\n").encode()
+    (tmp_path / "game.txt").write_bytes(body + b"crc %08x\n" % binascii.crc32(body))
+    result = micropython_json("""
+from boardfw.storage import GameStore
+store = GameStore('%s')
+saved = store.load()
+print(json.dumps([saved.game_id, list(saved.moves), store.plies]))
+""" % tmp_path)
+    assert result == ["0badcafe", ["7g7f", "3c3d"], 2]
 
 
 def test_a_take_back_clears_a_recorded_illegal_move_before_it_takes_a_move(tmp_path):

@@ -7,6 +7,9 @@ from micropython import const
 from boardfw.storage import CorruptSave, SavedGame
 
 _FORMAT = const("yariboard-game 2")   # as storage.py writes it
+# Saves of earlier firmware: the same lines with no entries after the `crc` line. A board
+# updated in the middle of a game resumes it.
+_FORMAT_1 = const("yariboard-game 1")
 
 
 def parse(data, with_state=False):
@@ -24,7 +27,7 @@ def parse(data, with_state=False):
         entries = data[end:].decode().split("\n")
     except UnicodeError:
         raise CorruptSave("not text")
-    if lines[0] != _FORMAT:
+    if lines[0] != _FORMAT and lines[0] != _FORMAT_1:
         raise CorruptSave("unknown format")
     fields = {}
     move_lines = []
