@@ -62,8 +62,8 @@ def test_rules_core_plays_a_300_ply_game_within_36_kb_on_32_bit(workdir):
 
 
 @needs_32_bit
-@pytest.mark.xfail(strict=True, reason="the firmware needs 67 KB of 32-bit heap for this game "
-                   "(yariboard bench firmware): over its 64 KB budget")
+@pytest.mark.xfail(strict=True, reason="the firmware needs more than its 64 KB budget of 32-bit "
+                   "heap for this game today (`yariboard bench firmware` prints how much)")
 def test_firmware_plays_a_300_ply_game_within_64_kb_on_32_bit(long_game, workdir):
     mpy_dir, control_path, expected = long_game
     assert firmware_bench.plays_whole_game(MICROPYTHON_32, firmware_bench.BUDGET_KB, mpy_dir,
@@ -80,8 +80,8 @@ def test_the_whole_game_is_saved_with_room_to_spare(long_game, workdir):
 
 
 @needs_32_bit
-@pytest.mark.xfail(strict=True, reason="26 names of room are left today (yariboard bench "
-                   "firmware): fewer than 40")
+@pytest.mark.xfail(strict=True, reason="fewer than 40 names of room are left today "
+                   "(`yariboard bench firmware` prints how many)")
 def test_the_qstr_table_has_room_for_40_more_names(long_game, workdir):
     mpy_dir, control_path, _ = long_game
     profile = firmware_bench.heap_profile(MICROPYTHON_32, mpy_dir, control_path, workdir)

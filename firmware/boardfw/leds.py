@@ -6,7 +6,8 @@ tuple per LED and no call per LED on the way to the wire. Before it is sent, its
 estimated from the sum of its bytes (one C-level pass); if it is above the board's
 `led_budget_ma`, all colours are scaled down together, so a board lit all white still runs
 from a 500 mA USB port.
-Only a frame that differs from the last one written is sent.
+Only a frame that differs from the last one written is sent; the loop rebuilds the frame
+every pass (`clear`, then `set` or `fill`) and calls `show`.
 """
 
 
@@ -37,11 +38,16 @@ class Leds:
         self.buf[:] = bytes((rgb >> 8 & 255, rgb >> 16, rgb & 255)) * (len(self.buf) // 3)
 
     def show(self):
-        """Scale the frame into the budget if needed and write it, unless it is unchanged.
-
-        Returns the estimated current in mA of the frame.
-        """
+        """Write the frame just built, scaled into the budget if needed, unless it is the
+        frame last written: then nothing is computed or sent (the loop calls this every
+        pass). Returns the estimated current in mA of a frame written, else None."""
         buf = self.buf
+        if buf == self._shown:       # compared as built, before any scaling
+            return None
+        if self._shown is None:
+            self._shown = bytearray(buf)
+        else:
+            self._shown[:] = buf
         config = self.config
         idle = len(buf) // 3 * config.led_idle_ma
         per_level = config.led_ma_per_channel / 255   # mA drawn by one unit of one channel
@@ -53,10 +59,5 @@ class Leds:
             for i in range(len(buf)):
                 buf[i] = int(buf[i] * scale)
             levels = sum(buf)
-        if buf != self._shown:
-            self.strip.write()
-            if self._shown is None:
-                self._shown = bytearray(buf)
-            else:
-                self._shown[:] = buf
+        self.strip.write()
         return idle + levels * per_level

@@ -65,12 +65,6 @@ def game_script(moves):
     return lines, [to_usi(game.variant, m) for m in moves]
 
 
-LAUNCH = """import os, sys
-sys.argv[:] = ['main.py'] + os.getenv('YARIBOARD_FIRMWARE_ARGS').split('\\t')
-import %s
-"""
-
-
 def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="main.py",
                  timeout=120):
     """Run main.py (or a probe around it) on the control script; (stderr, stdout, storage).
@@ -79,20 +73,19 @@ def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="m
     control script does. A fault is logged and main.py restarts the game from its save, so
     the run is stopped at the first logged error rather than left to retry.
     Modules are imported as on the Pico: by relative paths from the firmware's folder, the
-    only entry of sys.path. The simulated board's options reach sys.argv through the
-    environment, not the command line: the unix port interns every command-line word in the
-    qstr table, which on the Pico holds only the firmware's own names.
+    only entry of sys.path. (The unix port interns the words of the command line: the qstr
+    table counts about ten names, the paths among them, that the Pico does not have.)
     """
     storage = tempfile.mkdtemp(dir=workdir)
     err_path = os.path.join(storage, "stderr")
     serial_in, keep_open = os.pipe()          # a serial line that never speaks
     with open(err_path, "w") as err:
         proc = subprocess.Popen(
-            [binary, "-X", "heapsize=%dK" % heap_kb, "-c", LAUNCH % script[:-len(".py")]],
+            [binary, "-X", "heapsize=%dK" % heap_kb, "-m", script[:-len(".py")],
+             "--board", board_file("yari-9x7"), "--storage", storage,
+             "--control", control_path, "--report", os.devnull],
             cwd=firmware_dir, stdin=serial_in, stdout=subprocess.PIPE, stderr=err,
-            env=dict(os.environ, MICROPYPATH="", YARIBOARD_FIRMWARE_ARGS="\t".join(
-                ("--board", board_file("yari-9x7"), "--storage", storage,
-                 "--control", control_path, "--report", os.devnull))))
+            env=dict(os.environ, MICROPYPATH=""))
         deadline = time.monotonic() + timeout
         while proc.poll() is None:
             time.sleep(0.05)
@@ -169,6 +162,7 @@ def run(self):
         micropython.qstr_info()
         raise
 controller.Controller.run = run
+sys.argv[0] = 'main.py'
 import main
 """
 
