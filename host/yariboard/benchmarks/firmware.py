@@ -256,21 +256,26 @@ def passes(n):
     return time.ticks_diff(time.ticks_us(), start) / n
 
 idle = passes(2000)
-# lift the Yari Rook on 7i: the square straight ahead, 7h, lights as a destination
+# Lift the Yari Rook on 7i: the square straight ahead, 7h, lights as a destination. The
+# piece goes back and settles between lifts; the pass that lights it is timed 21 times.
 row, col = cfg.matrix_position('7i')
-hw.matrix_pins.set(row, col, False)
-lifted_at = hw.ticks_ms()
-worst = 0
-lit_ms = None
-while lit_ms is None:
-    hw.advance(1)
-    t0 = time.ticks_us()
-    c.step()
-    spent = time.ticks_diff(time.ticks_us(), t0)
-    worst = max(worst, spent)
-    if hw.strip[cfg.led_index('7h')] != (0, 0, 0):
-        lit_ms = hw.ticks_ms() - lifted_at
-        lit_pass_us = spent
+lit_passes = []
+for lift in range(21):
+    hw.matrix_pins.set(row, col, False)
+    lifted_at = hw.ticks_ms()
+    while True:
+        hw.advance(1)
+        t0 = time.ticks_us()
+        c.step()
+        spent = time.ticks_diff(time.ticks_us(), t0)
+        if hw.strip[cfg.led_index('7h')] != (0, 0, 0):
+            lit_ms = hw.ticks_ms() - lifted_at
+            lit_passes.append(spent)
+            break
+    if lift < 20:
+        hw.matrix_pins.set(row, col, True)
+        passes(500)
+lit_pass_us = sorted(lit_passes)[10]
 holding = passes(2000)
 # The long game, each move saved as the board saves it (an appended entry, a compaction now
 # and then), timed; and status() (mate and repetition) after each move.
@@ -396,7 +401,7 @@ def run(binaries=()):
               % timing["holding_us"])
         print("lift to lit destinations, board time: %d ms (debounce %d ms)"
               % (timing["lit_ms"], timing["debounce_ms"]))
-        print("lift to lit destinations, processing of that pass: %.0f us"
+        print("lift to lit destinations, processing of that pass (median of 21 lifts): %.0f us"
               % timing["lit_pass_us"])
         # medians: a garbage collection now and then lands in one of the timed calls
         saves, statuses = timing["save_us"], timing["status_us"]
