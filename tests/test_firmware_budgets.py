@@ -55,7 +55,7 @@ def test_rules_core_plays_a_300_ply_game_within_36_kb_on_32_bit(workdir):
     path = rules_bench.compiled_core(tmp)
     script = rules_bench.compiled_script(rules_bench.GAME_SCRIPT % game, tmp)
     proc = subprocess.run([MICROPYTHON_32, "-X", "heapsize=%dK" % rules_bench.BUDGET_KB,
-                           "-c", script], env=dict(os.environ, MICROPYPATH=path), cwd=path,
+                           "-c", script], env=dict(os.environ, MICROPYPATH=path),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-500:]
     assert proc.stdout.split()[:2] == ["plies", "300"]

@@ -116,8 +116,7 @@ def _run_micropython(code, heapsize=None, path=FIRMWARE, binary=None):
     if heapsize:
         cmd += ["-X", "heapsize=%d" % heapsize]
     env = dict(os.environ, MICROPYPATH=path)
-    # run in `path`: MicroPython looks in the current folder first, whatever MICROPYPATH says
-    return subprocess.run(cmd + ["-c", code], env=env, cwd=path, capture_output=True, text=True,
+    return subprocess.run(cmd + ["-c", code], env=env, capture_output=True, text=True,
                           timeout=600)
 
 
