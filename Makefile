@@ -4,6 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 MP     := $(BIN)/micropython
+MP32   ?= ../shared/tools/micropython-unix-32bit
 VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
@@ -26,8 +27,9 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
+# Heap figures on the 32-bit unix port (the Pico's word size; the budgets) and the 64-bit one.
 bench: $(STAMP)
-	$(BIN)/yariboard bench all
+	$(BIN)/yariboard bench all $(if $(wildcard $(MP32)),--micropython $(MP32) --micropython $(MP),)
 
 demo: $(STAMP)
 	$(BIN)/yariboard demo

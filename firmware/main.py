@@ -37,14 +37,14 @@ def load_board(path):
     return board
 
 
-def log_crash(error):
+def log_crash(e):
     """A fault must not end the game: log it where it cannot garble the serial link."""
     # (the stubs type print_exception's file as IOBase_mp; any stream works)
     if sys.platform == "rp2":
         with open("/crash.txt", "a") as log:
-            sys.print_exception(error, log)  # type: ignore[arg-type]
+            sys.print_exception(e, log)  # type: ignore[arg-type]
     else:
-        sys.print_exception(error, sys.stderr)  # type: ignore[arg-type]
+        sys.print_exception(e, sys.stderr)  # type: ignore[arg-type]
 
 
 def main():
@@ -65,16 +65,15 @@ def main():
     gc.collect()   # clear what loading left behind before the game takes its share of RAM
     while True:
         try:
-            controller = Controller(hw, config, link, store)
-            hw.controller = controller  # the simulator reports what it lights (sim_hw)
-            controller.run()
-        except Exception as error:  # KeyboardInterrupt is not an Exception: Ctrl-C still stops
-            log_crash(error)
+            hw.controller = Controller(hw, config, link, store)  # sim_hw reports what it lights
+            hw.controller.run()
+        except Exception as e:  # KeyboardInterrupt is not an Exception: Ctrl-C still stops
+            log_crash(e)
             time.sleep_ms(1000)  # a pause, then start again from the saved game
 
 
 try:
     main()
-except Exception as error:  # before the loop could run: a bad board file, too little memory
-    log_crash(error)
+except Exception as e:  # before the loop could run: a bad board file, too little memory
+    log_crash(e)
     raise

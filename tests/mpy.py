@@ -11,7 +11,10 @@ FIRMWARE = resources.firmware_dir()
 
 
 def micropython_binary():
-    """The `micropython` console script installed beside this interpreter."""
+    """The `micropython` console script installed beside this interpreter, or the unix port
+    $YARIBOARD_MICROPYTHON names (docs/simulator.md)."""
+    if os.environ.get("YARIBOARD_MICROPYTHON"):
+        return os.path.abspath(os.environ["YARIBOARD_MICROPYTHON"])
     here = os.path.join(os.path.dirname(sys.executable), "micropython")
     return here if os.path.exists(here) else shutil.which("micropython")
 

@@ -1,5 +1,6 @@
 """The board drivers on the MicroPython unix port, with the simulated pins of sim_hw (the
 same interfaces as the Pico's): debounce, buttons, LED current cap, atomic saves."""
+import binascii
 import json
 import os
 import random
@@ -97,16 +98,18 @@ from boardfw.sim_hw import SimStrip
 from boardfw import config
 c = config.load('%s')
 strip = SimStrip(c.led_count)
-leds = Leds(strip, c.led_count, c.led_ma_per_channel, c.led_idle_ma, c.led_budget_ma)
-white = bytearray([255] * (3 * c.led_count))
-leds.show(white)
+leds = Leds(strip, c)
+leds.fill(0xFFFFFF)
+white_ma = leds.show()
 all_white = [strip[i] for i in range(len(strip))]
-few = bytearray(3 * c.led_count)
-few[0:3] = bytes([200, 100, 0]); few[30:33] = bytes([0, 90, 0])
-leds.show(few)
-print(json.dumps([all_white, [strip[i] for i in range(len(strip))], strip.writes]))
+leds.clear()
+leds.set(0, 0xC86400)
+leds.set(10, 0x005A00)
+few_ma = leds.show()
+few = [strip[i] for i in range(len(strip))]
+print(json.dumps([all_white, white_ma, few, few_ma, list(strip.buf[:3]), strip.writes]))
 """ % BOARD)
-    all_white, few, writes = result
+    all_white, white_ma, few, few_ma, first_bytes, writes = result
     count = len(all_white)
 
     def current(pixels):
@@ -115,10 +118,34 @@ print(json.dumps([all_white, [strip[i] for i in range(len(strip))], strip.writes
     assert current([[255] * 3] * count) > budget          # the unscaled frame would be too much
     assert current(all_white) <= budget
     assert current(all_white) > 0.9 * budget              # ... but it is not dimmed needlessly
+    assert abs(white_ma - current(all_white)) < 1         # the estimate is of what was sent
     assert len({tuple(p) for p in all_white}) == 1        # every LED scaled alike
     assert few[0] == [200, 100, 0] and few[10] == [0, 90, 0]   # within budget: untouched
-    assert sum(map(sum, few)) == 390
+    assert sum(map(sum, few)) == 390 and abs(few_ma - current(few)) < 1
+    assert first_bytes == [100, 200, 0]                   # on the wire: green, red, blue
     assert writes == 2
+
+
+def test_led_frames_fit_any_chain_length_and_an_unchanged_frame_is_not_resent():
+    result = micropython_json("""
+from boardfw.leds import Leds
+from boardfw.sim_hw import SimStrip
+from boardfw import config
+c = config.load('%s')
+out = []
+for count in (63, 81, 121):
+    strip = SimStrip(count)
+    leds = Leds(strip, c)
+    leds.clear()
+    leds.set(count - 1, 0x010203)
+    leds.show()
+    leds.clear()
+    leds.set(count - 1, 0x010203)          # the same frame again
+    leds.show()
+    out.append([count, strip[count - 1], sum(strip.buf), strip.writes])
+print(json.dumps(out))
+""" % BOARD)
+    assert result == [[n, [1, 2, 3], 6, 1] for n in (63, 81, 121)]
 
 
 def test_save_is_atomic_and_damage_is_detected(tmp_path):
@@ -130,8 +157,8 @@ moves = ['7g7f', '3c3d'] * 10
 moves.pop()
 store.save(SavedGame('0badcafe', 'yari', 'casual', '-', '-', '-', 'S T A R', moves))
 first = store.load()
-# a power cut during the next save leaves a partial temp file behind
-f = open(d + '/game.tmp', 'wb'); f.write(b'yariboard-game 1\\nid dead'); f.close()
+# a power cut during the next compaction leaves a partial temp file behind
+f = open(d + '/game.tmp', 'wb'); f.write(b'yariboard-game 2\\nid dead'); f.close()
 after_cut = store.load()
 import os
 leftover = 'game.tmp' in os.listdir(d)
@@ -153,6 +180,111 @@ print(json.dumps([list(first.moves), first.game_id, list(after_cut.moves), lefto
     assert after_cut == first_moves and leftover is False
     assert outcomes == ["corrupt"] * 4
     assert files == ["game.bad"] and empty is True
+
+
+# Appended after a compaction of three moves: a move, a take-back, two moves, a resignation.
+APPENDS = [("+", "2g2f"), ("-",), ("+", "1g1f"), ("+", "1c1d"), ("=", "white:resignation", "-")]
+
+
+def test_appended_entries_replay_and_a_torn_last_entry_is_dropped(tmp_path):
+    result = micropython_json("""
+import os
+from boardfw.storage import GameStore, SavedGame, CorruptSave
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f', '3c3d', '6g6f']))
+sizes = [os.stat(d + '/game.txt')[6]]
+for words in %r:
+    store.append(*words)
+    sizes.append(os.stat(d + '/game.txt')[6])
+state = [store.plies, store.result, store.illegal, store.appended]
+fresh = GameStore(d)
+saved = fresh.load()
+loaded = [list(saved.moves), saved.result, fresh.plies, fresh.appended]
+whole = open(d + '/game.txt', 'rb').read()
+# a power cut in the middle of the next append: a prefix of its line, no line end
+open(d + '/game.txt', 'ab').write(b'+ 5g5f 12')
+torn = GameStore(d)
+saved = torn.load()
+after_torn = [list(saved.moves), saved.result, torn.plies]
+torn.save(torn.load())  # the compaction at boot: a clean end to append to again
+torn.append('+', '5g5f')
+again = GameStore(d).load()
+print(json.dumps([sizes, state, loaded, after_torn, list(again.moves), again.result]))
+""" % (tmp_path, APPENDS))
+    sizes, state, loaded, after_torn, again, again_result = result
+    moves = ["7g7f", "3c3d", "6g6f", "1g1f", "1c1d"]
+    assert state == [5, "white:resignation", "-", 5]
+    assert loaded == [moves, "white:resignation", 5, 5]
+    assert after_torn == [moves, "white:resignation", 5]
+    assert again == moves + ["5g5f"] and again_result == "white:resignation"
+    per_entry = [b - a for a, b in zip(sizes, sizes[1:])]
+    assert all(0 < n <= 16 for n in per_entry[:4]), per_entry   # a move: a few bytes, not the game
+
+
+def test_a_damaged_missing_or_misplaced_entry_is_reported_not_resumed(tmp_path):
+    result = micropython_json("""
+from boardfw.storage import GameStore, SavedGame, CorruptSave
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f']))
+for words in %r:
+    store.append(*words)
+data = open(d + '/game.txt', 'rb').read()
+head, _, tail = data.partition(b'\\ncrc ')
+crc_line, _, entries = tail.partition(b'\\n')
+lines = entries.split(b'\\n')[:-1]
+def rebuilt(entry_lines):
+    return head + b'\\ncrc ' + crc_line + b'\\n' + b''.join(l + b'\\n' for l in entry_lines)
+cases = {
+    'flipped': rebuilt([lines[0].replace(b'2g2f', b'2g2e')] + lines[1:]),
+    'missing': rebuilt(lines[:1] + lines[2:]),
+    'swapped': rebuilt([lines[1], lines[0]] + lines[2:]),
+    'twice': rebuilt(lines[:3] + lines[2:]),
+    'last damaged': rebuilt(lines[:-1] + [lines[-1][:-1] + b'0']),
+    'intact': rebuilt(lines),
+}
+out = {}
+for name, damaged in cases.items():
+    open(d + '/game.txt', 'wb').write(damaged)
+    try:
+        out[name] = list(GameStore(d).load().moves)
+    except CorruptSave as e:
+        out[name] = 'corrupt: ' + str(e)
+print(json.dumps(out))
+""" % (tmp_path, APPENDS))
+    assert result.pop("intact") == ["7g7f", "1g1f", "1c1d"]
+    assert result == {name: "corrupt: entry damaged" for name in
+                      ("flipped", "missing", "swapped", "twice", "last damaged")}
+
+
+def test_a_save_of_the_earlier_whole_file_format_still_loads(tmp_path):
+    body = ("yariboard-game 1\nid 0badcafe\nvariant yari\nmode casual\nhandicap -\n"
+            "result -\nillegal -\nstart S T A R\nmoves 7g7f 3c3d\n").encode()
+    (tmp_path / "game.txt").write_bytes(body + b"crc %08x\n" % binascii.crc32(body))
+    result = micropython_json("""
+from boardfw.storage import GameStore
+store = GameStore('%s')
+saved = store.load()
+print(json.dumps([saved.game_id, list(saved.moves), store.plies]))
+""" % tmp_path)
+    assert result == ["0badcafe", ["7g7f", "3c3d"], 2]
+
+
+def test_a_take_back_clears_a_recorded_illegal_move_before_it_takes_a_move(tmp_path):
+    result = micropython_json("""
+from boardfw.storage import GameStore, SavedGame
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'tournament', '-', '-', '-', 'S', ['7g7f']))
+store.append('=', 'white:illegal-move', '7a7b')
+first = [store.plies, store.result, store.illegal]
+store.append('-')
+second = [store.plies, store.result, store.illegal]
+saved = GameStore(d).load()
+print(json.dumps([first, second, list(saved.moves), saved.result, saved.illegal]))
+""" % tmp_path)
+    assert result == [[1, "white:illegal-move", "7a7b"], [1, "-", "-"], ["7g7f"], "-", "-"]
 
 
 def test_saved_moves_come_back_in_order_at_most_sixteen_to_a_line(tmp_path):

@@ -25,7 +25,7 @@ from shogicore.variants import variant_by_name
 _FIRMWARE_VERSION = const("0.1.0")
 _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps them crisp
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
-_LEDTEST_COLOURS = const(((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)))
+_LEDTEST_COLOURS = const((0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF))
 _MISMATCH_PHASES = const(("setup", "refused"))
 _MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
 # Events after which the game must be saved before anything is announced.
@@ -58,16 +58,13 @@ class Controller:
         self.store = store or GameStore(hw.storage_dir)
         self.matrix = Matrix(hw.matrix_pins, config.ranks, config.files, config.debounce_ms)
         self.buttons = Buttons(hw.button_pins, config.debounce_ms)
-        self.leds = Leds(hw.strip, config.led_count, config.led_ma_per_channel,
-                         config.led_idle_ma, config.led_budget_ma)
+        self.leds = Leds(hw.strip, config)
         self.seq = 0
         self.game = None
         self.game_id = None
         self.interpreter = None
         self._changes = []            # reused lists: the loop allocates nothing when idle
         self._presses = []
-        self._frame = bytearray(3 * config.led_count)
-        self._dark = bytes(3 * config.led_count)
         self._led_due = 0
         self._ledtest_start = None
         self._square_at = bytearray(config.ranks * config.files)  # row*files+col -> square
@@ -135,6 +132,7 @@ class Controller:
             saved = self.store.load()
             if saved is not None:
                 self._set_game(self._replay(saved), saved.game_id)
+                self._save()   # compacted: appending goes on from a clean end
                 return None
         except (CorruptSave, ValueError) as e:
             warning = "-".join(message_words(str(e)))
@@ -184,12 +182,33 @@ class Controller:
         self._handle(events)
 
     def _save(self):
+        """The whole game written anew: a new game, and the compaction of the record."""
         game = self.game
         variant = game.variant
         illegal = "-" if game.illegal_move is None else to_usi(variant, game.illegal_move)
         self.store.save(SavedGame(self.game_id, variant.name, game.mode, game.handicap or "-",
                                   protocol.result_word(game.result), illegal, game.start_sfen,
                                   self._usi_moves(0, self._ply())))
+
+    def _save_changes(self, events):
+        """Append what a batch of events changed: each move and take-back in turn, then the
+        result if it changed. The whole game is written anew when the store asks for a
+        compaction, and should the record's count of moves ever differ from the game's."""
+        store = self.store
+        game = self.game
+        variant = game.variant
+        due = False
+        for event in events:
+            if event[0] == "move":
+                due = store.append("+", to_usi(variant, event[1]))
+            elif event[0] == "undo":
+                due = store.append("-")
+        result = protocol.result_word(game.result)
+        illegal = "-" if game.illegal_move is None else to_usi(variant, game.illegal_move)
+        if result != store.result or illegal != store.illegal:
+            due = store.append("=", result, illegal)
+        if due or store.plies != self._ply():
+            self._save()
 
     def _usi_moves(self, first, end):
         """The game's moves from index `first` up to `end` as USI, made one at a time."""
@@ -213,7 +232,7 @@ class Controller:
         for event in events:
             kind = event[0]
             if kind in _SAVED_EVENTS and not saved:
-                self._save()   # the game already holds every event of this batch
+                self._save_changes(events)   # the game already holds every event of the batch
                 saved = True
             self._announce(event)
         gc.collect()   # between moves, so the heap does not fragment over a long game
@@ -254,27 +273,19 @@ class Controller:
     # -- LEDs ----------------------------------------------------------------------------
     def _refresh_leds(self, now):
         self._led_due = time.ticks_add(now, _LED_REFRESH_MS)
-        frame = self._frame
+        leds = self.leds
         if self._ledtest_start is not None:
             step = time.ticks_diff(now, self._ledtest_start) // _LEDTEST_STEP_MS
             if step < len(_LEDTEST_COLOURS):
-                r, g, b = _LEDTEST_COLOURS[step]
-                for i in range(0, len(frame), 3):
-                    frame[i] = r
-                    frame[i + 1] = g
-                    frame[i + 2] = b
-                self.leds.show(frame)
+                leds.fill(_LEDTEST_COLOURS[step])
+                leds.show()
                 return
             self._ledtest_start = None
-        frame[:] = self._dark
+        leds.clear()
         led_at = self._led_at
         for sq, style in self.interpreter.frame(now):
-            rgb = ledlang.colour(style, now)
-            i = 3 * led_at[sq]
-            frame[i] = rgb >> 16
-            frame[i + 1] = rgb >> 8 & 255
-            frame[i + 2] = rgb & 255
-        self.leds.show(frame)
+            leds.set(led_at[sq], ledlang.colour(style, now))
+        leds.show()
 
     # -- serial requests -----------------------------------------------------------------
     def _send(self, *words):
@@ -396,7 +407,7 @@ class Controller:
         except MoveError:
             raise protocol.ProtocolError(protocol.E_EMPTY, "no move to take back")
         events = self.interpreter.set_game(self.game)
-        self._save()
+        self._save_changes((("undo",),))
         self._send("undo", str(self._ply() + 1), *self._sfen_words())
         self._handle(events)
         return [str(self._ply())] + self._sfen_words()

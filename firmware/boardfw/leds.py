@@ -1,45 +1,63 @@
 """The WS2812 chain under the squares, kept inside the USB power budget.
 
-Every frame is given as a bytearray of r, g, b per LED in chain order. Before it is sent,
-its current is estimated from the colours; if it is above `led_budget_ma` all colours are
-scaled down together, so a board lit all white still runs from a 500 mA USB port.
+A frame is built straight into the strip's own byte buffer (`strip.buf`, three bytes per LED
+in the chain's green, red, blue order, as MicroPython's `neopixel.NeoPixel` keeps it): no
+tuple per LED and no call per LED on the way to the wire. Before it is sent, its current is
+estimated from the sum of its bytes (one C-level pass); if it is above the board's
+`led_budget_ma`, all colours are scaled down together, so a board lit all white still runs
+from a 500 mA USB port.
+Only a frame that differs from the last one written is sent; the loop rebuilds the frame
+every pass (`clear`, then `set` or `fill`) and calls `show`.
 """
 
 
 class Leds:
-    """Writes frames to `strip` (anything with `strip[i] = (r, g, b)` and `write()`)."""
+    """Frames for `strip` (anything with a GRB `buf` bytearray and `write()`, any length)."""
 
-    def __init__(self, strip, count, ma_per_channel, idle_ma, budget_ma):
+    def __init__(self, strip, config):
         self.strip = strip
-        self.count = count
-        self.ma_per_channel = ma_per_channel  # mA drawn by one channel at full 255
-        self.idle_ma = idle_ma                # mA drawn by one dark LED
-        self.budget_ma = budget_ma
-        self.estimate_ma = 0                  # estimate for the frame last written
-        self._shown = bytearray(3 * count)
-        self._written = False
+        self.buf = strip.buf
+        self.config = config    # led_ma_per_channel, led_idle_ma, led_budget_ma (config.py)
+        self._dark = bytes(len(self.buf))
+        self._shown = None      # a copy of the frame last written
 
-    def show(self, frame):
-        """Write `frame` (3 * count bytes) to the chain, scaled to the budget if needed.
+    def clear(self):
+        """Start a frame: every LED dark."""
+        self.buf[:] = self._dark
 
-        Returns the estimated current in mA of what was actually written.
-        """
-        if self._written and frame == self._shown:
-            return self.estimate_ma
-        idle = self.count * self.idle_ma
-        lit = sum(frame) * self.ma_per_channel / 255
-        scale = 1.0
-        if idle + lit > self.budget_ma and lit > 0:
-            scale = max(0.0, self.budget_ma - idle) / lit
-        strip = self.strip
-        for i in range(self.count):
-            j = 3 * i
-            if scale < 1.0:
-                strip[i] = (int(frame[j] * scale), int(frame[j + 1] * scale), int(frame[j + 2] * scale))
-            else:
-                strip[i] = (frame[j], frame[j + 1], frame[j + 2])
-        strip.write()
-        self._shown[:] = frame
-        self._written = True
-        self.estimate_ma = idle + lit * scale
-        return self.estimate_ma
+    def set(self, index, rgb):
+        """Light LED `index` of the chain with `rgb` (0xRRGGBB)."""
+        buf = self.buf
+        i = 3 * index
+        buf[i] = rgb >> 8 & 255
+        buf[i + 1] = rgb >> 16
+        buf[i + 2] = rgb & 255
+
+    def fill(self, rgb):
+        """Every LED the colour `rgb` (the LED test)."""
+        self.buf[:] = bytes((rgb >> 8 & 255, rgb >> 16, rgb & 255)) * (len(self.buf) // 3)
+
+    def show(self):
+        """Write the frame just built, scaled into the budget if needed, unless it is the
+        frame last written: then nothing is computed or sent (the loop calls this every
+        pass). Returns the estimated current in mA of a frame written, else None."""
+        buf = self.buf
+        if buf == self._shown:       # compared as built, before any scaling
+            return None
+        if self._shown is None:
+            self._shown = bytearray(buf)
+        else:
+            self._shown[:] = buf
+        config = self.config
+        idle = len(buf) // 3 * config.led_idle_ma
+        per_level = config.led_ma_per_channel / 255   # mA drawn by one unit of one channel
+        # the largest sum of channel values the budget allows
+        allowed = max(0.0, config.led_budget_ma - idle) / per_level
+        levels = sum(buf)
+        if levels > allowed:
+            scale = allowed / levels
+            for i in range(len(buf)):
+                buf[i] = int(buf[i] * scale)
+            levels = sum(buf)
+        self.strip.write()
+        return idle + levels * per_level

@@ -1,7 +1,7 @@
 """The simulated board for the MicroPython unix port: the twin of `pico_hw.PicoHardware`.
 
 Matrix, buttons and LEDs keep the interfaces of the real drivers (`read_row`, `value()`,
-`strip[i] = rgb` + `write()`), so everything above them is the firmware that runs on the
+the strip's GRB `buf` + `write()`), so everything above them is the firmware that runs on the
 Pico. Serial stays stdin/stdout (the simulator connects them to a pseudo-terminal).
 
 The simulator drives the board through a control channel, one text line per command
@@ -81,8 +81,8 @@ class SimPin:
 class SimStrip:
     """The WS2812 chain (the interface of neopixel.NeoPixel); reports each write.
 
-    Like NeoPixel it keeps the colours in one bytearray (r, g, b per LED): a list of
-    tuples would cost the simulated board kilobytes of heap that the Pico does not spend.
+    Like NeoPixel it keeps the colours in one bytearray, `buf`, in the chain's green, red,
+    blue order, which `leds.Leds` writes frames into; `strip[i]` reads and sets (r, g, b).
     """
 
     def __init__(self, count, on_write=None):
@@ -95,11 +95,11 @@ class SimStrip:
 
     def __setitem__(self, index, rgb):
         i = 3 * index
-        self.buf[i], self.buf[i + 1], self.buf[i + 2] = rgb
+        self.buf[i + 1], self.buf[i], self.buf[i + 2] = rgb
 
     def __getitem__(self, index):
         i = 3 * index
-        return tuple(self.buf[i:i + 3])
+        return (self.buf[i + 1], self.buf[i], self.buf[i + 2])
 
     def write(self):
         self.writes += 1

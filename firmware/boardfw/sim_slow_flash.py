@@ -4,15 +4,18 @@ import time
 
 
 class SlowFile:
-    """A file whose writes each take `delay_ms`: widens the save window for power-cut tests."""
+    """A file whose writes each take `delay_ms`, half the bytes before the pause and half
+    after it: a cut in the pause leaves a write half done, as a power cut can on flash."""
 
     def __init__(self, f, delay_ms):
         self._f = f
         self._delay_ms = delay_ms
 
     def write(self, data):
+        half = len(data) // 2
+        self._f.write(data[:half])
         time.sleep_ms(self._delay_ms)
-        return self._f.write(data)
+        return self._f.write(data[half:])
 
     def read(self):
         return self._f.read()

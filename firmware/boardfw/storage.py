@@ -1,11 +1,14 @@
-"""The game in flash: saved after every committed move, atomically.
+"""The game in flash: one short entry appended per committed change, compacted now and then.
 
-A save writes the whole game to `game.tmp` and renames it over `game.txt`; the rename is
-atomic on littlefs (and on POSIX), so after a power cut the file holds either the game
-before or after the move, never half of one. A CRC-32 trailer catches any other damage.
+A committed move costs one line appended to `game.txt`, whatever the length of the game:
+the save takes the same time at ply 300 as at ply 10, and flash is written a few bytes per
+move rather than the whole game. Every 32 entries (and at every boot, and for
+a new game) the whole game is written to `game.tmp` and renamed over `game.txt`; the rename
+is atomic on littlefs (and on POSIX), so a power cut during a compaction leaves the record
+as it was before it.
 
 File format (text, one item per line):
-    yariboard-game 1
+    yariboard-game 2
     id 5f3a9c01
     variant yari
     mode casual
@@ -15,13 +18,26 @@ File format (text, one item per line):
     start <SFEN>
     moves 7g7f 3c3d ...     (repeated, at most 16 moves per line)
     crc <crc32 of every byte above, 8 hex digits>
+    + 2g2f 1c0ffee0         entries appended since: a move,
+    - 9a3e27b1              a take-back (of the illegal move if one is recorded, else of the
+                            last move; it clears the result),
+    = white:resignation - 00c0ffee    the result and the illegal move as they now are.
+An entry ends in the CRC-32 of the file's text up to it (the `crc` line's value extended by
+each entry's text before its CRC): an entry that is damaged, missing or out of place in the
+chain is caught. A last entry cut short by a power cut (no line end) is dropped at boot and
+the record compacted; any other damage is reported as CorruptSave, never resumed from.
 """
 import binascii
 import os
 from micropython import const
 
-_FORMAT = const("yariboard-game 1")
+from boardfw import unload
+
+_FORMAT = const("yariboard-game 2")   # (save_reader.py checks it too)
 _MOVES_PER_LINE = const(16)
+_COMPACT_EVERY = const(32)   # entries between compactions: bounds the file and the boot replay
+_TMP = const("/game.tmp")
+_BAD = const("/game.bad")
 
 
 class SavedGame:
@@ -44,99 +60,118 @@ class CorruptSave(ValueError):
 
 
 class GameStore:
+    """The record in flash, and what it holds now: `plies` moves, `result`, `illegal`
+    (protocol words) and `appended` entries since the last compaction."""
+
     def __init__(self, storage_dir, opener=open):
+        self.dir = storage_dir
         self.path = storage_dir + "/game.txt"
-        self.tmp_path = storage_dir + "/game.tmp"
-        self.bad_path = storage_dir + "/game.bad"
-        self._open = opener
+        self.open = opener
+        self.plies = 0
+        self.result = "-"
+        self.illegal = "-"
+        self.appended = 0
+        self.crc = 0                # of the record so far: the next entry extends it
 
     def save(self, saved):
-        """Write `saved` (a SavedGame) to the temp file and swap it in atomically."""
-        f = self._open(self.tmp_path, "wb")
+        """Write `saved` (a SavedGame) whole to the temp file and swap it in atomically."""
+        f = self.open(self.dir + _TMP, "wb")
         try:
-            crc = _write(f, _FORMAT + "\n", 0)
+            crc = write(f, _FORMAT + "\n", 0)
             for key, value in (("id", saved.game_id), ("variant", saved.variant),
                                ("mode", saved.mode), ("handicap", saved.handicap),
                                ("result", saved.result), ("illegal", saved.illegal),
                                ("start", saved.start_sfen)):
-                crc = _write(f, key + " " + value + "\n", crc)
-            # The moves go out one at a time: nothing grows with the game, as a large block
-            # is what a fragmented heap late in a long game lacks.
+                crc = write(f, key + " " + value + "\n", crc)
+            # One line of moves at a time: nothing grows with the game, as a large block is
+            # what a fragmented heap late in a long game lacks.
             written = 0
+            line = "moves"
             for usi in saved.moves:
-                if written % _MOVES_PER_LINE == 0:
-                    crc = _write(f, "moves", crc)
-                crc = _write(f, " " + usi, crc)
+                line += " " + usi
                 written += 1
                 if written % _MOVES_PER_LINE == 0:
-                    crc = _write(f, "\n", crc)
+                    crc = write(f, line + "\n", crc)
+                    line = "moves"
             if written % _MOVES_PER_LINE:
-                crc = _write(f, "\n", crc)
-            f.write(b"crc %08x\n" % (crc & 0xFFFFFFFF))
+                crc = write(f, line + "\n", crc)
+            crc &= 0xFFFFFFFF
+            f.write(b"crc %08x\n" % crc)
         finally:
             f.close()
-        os.rename(self.tmp_path, self.path)
+        os.rename(self.dir + _TMP, self.path)
+        self.plies = written
+        self.result = saved.result
+        self.illegal = saved.illegal
+        self.appended = 0
+        self.crc = crc
+
+    def append(self, *words):
+        """Append one entry: ('+', USI) a move, ('-',) a take-back, ('=', result, illegal).
+        True once the record is due for a compaction (a `save`)."""
+        text = " ".join(words)
+        crc = binascii.crc32(text.encode(), self.crc) & 0xFFFFFFFF
+        f = self.open(self.path, "ab")
+        try:
+            f.write(("%s %08x\n" % (text, crc)).encode())   # one write: a cut leaves a prefix
+        finally:
+            f.close()
+        self.crc = crc
+        self.appended += 1
+        op = words[0]
+        if op == "+":
+            self.plies += 1
+        elif op == "-":
+            if self.illegal == "-":
+                self.plies -= 1
+            self.illegal = self.result = "-"
+        else:
+            self.result, self.illegal = words[1], words[2]
+        return self.appended >= _COMPACT_EVERY
 
     def load(self):
-        """The saved game, None when there is none; CorruptSave if the file is damaged.
+        """The saved game, None when there is none; CorruptSave if the record is damaged.
 
-        A leftover `game.tmp` (power cut during a save) is removed: the rename never
-        happened, so `game.txt` still holds the last complete save.
+        A leftover `game.tmp` (power cut during a compaction) is removed: the rename never
+        happened, so `game.txt` still holds the record as it was.
         """
-        _remove(self.tmp_path)
+        remove(self.dir + _TMP)
         try:
-            f = self._open(self.path, "rb")
+            f = self.open(self.path, "rb")
         except OSError:
             return None
         try:
             data = f.read()
         finally:
             f.close()
-        return parse(data)
+        from boardfw.save_reader import parse   # unloaded again: it runs once per boot
+
+        try:
+            saved, tail = parse(data, True)
+        finally:
+            unload("boardfw.save_reader")
+        self.plies = tail[0]
+        self.result = saved.result
+        self.illegal = saved.illegal
+        self.appended = tail[1]
+        self.crc = tail[2]
+        return saved
 
     def set_aside_corrupt(self):
         """Keep a damaged save as game.bad (for inspection) so a new game can be saved."""
-        _remove(self.bad_path)
-        os.rename(self.path, self.bad_path)
+        remove(self.dir + _BAD)
+        os.rename(self.path, self.dir + _BAD)
 
 
-def parse(data):
-    """Bytes of a save file -> SavedGame; CorruptSave names the first problem."""
-    cut = data.rfind(b"crc ")
-    if cut < 0 or data[cut:] != b"crc %08x\n" % (binascii.crc32(data[:cut]) & 0xFFFFFFFF):
-        raise CorruptSave("checksum missing or wrong")
-    fields = {}
-    move_lines = []
-    try:
-        lines = data[:cut].decode().split("\n")
-    except UnicodeError:
-        raise CorruptSave("not text")
-    if lines[0] != _FORMAT:
-        raise CorruptSave("unknown format")
-    for line in lines[1:]:
-        key, _, value = line.partition(" ")
-        if key == "moves":
-            move_lines.append(value)
-        elif key:
-            fields[key] = value
-    # The moves one at a time: a long game never becomes one large list, which a fragmented
-    # heap might not have room for.
-    moves = (usi for line in move_lines for usi in line.split())
-    try:
-        return SavedGame(fields["id"], fields["variant"], fields["mode"], fields["handicap"],
-                         fields["result"], fields["illegal"], fields["start"], moves)
-    except KeyError:
-        raise CorruptSave("missing field")
-
-
-def _write(f, text, crc):
+def write(f, text, crc):
     """Write `text` to `f`; the CRC-32 so far, `crc` extended by it."""
     data = text.encode()
     f.write(data)
     return binascii.crc32(data, crc)
 
 
-def _remove(path):
+def remove(path):
+    """Remove the file at `path` if there is one."""
     try:
         os.remove(path)
     except OSError:

@@ -17,6 +17,7 @@ _WALL = const(32)
 _MOVE_BITS = const(21)  # history record: move, then the captured piece, then a check flag
 _CHECK_FLAG = const(1 << 26)
 _CHUNK = const(32)  # plies per history chunk
+_SEEN_MASK = const(255)  # the repetition filter has 256 counters, one per low byte of a hash
 
 
 def piece_kind(p):
@@ -51,6 +52,10 @@ class Position:
         # the move, as int32 pairs in chunks of _CHUNK plies. Small chunks fit the holes of
         # a fragmented heap, where one growing array would need ever larger free blocks.
         self._history = []
+        # Counters of the hashes met before each ply, by their low byte: status() scans the
+        # history only when the current hash's counter says it can have repeated enough.
+        # (A capture does not end the span that can repeat: the piece can be dropped back.)
+        self._seen = bytearray(_SEEN_MASK + 1)
         self.plies = 0
         self.hash = self._full_hash()
 
@@ -236,6 +241,9 @@ class Position:
         chunk = self._history[n // _CHUNK]
         chunk[n % _CHUNK * 2] = record
         chunk[n % _CHUNK * 2 + 1] = before
+        seen = self._seen
+        if seen[before & _SEEN_MASK] < 255:     # a full counter stays full: always scan
+            seen[before & _SEEN_MASK] += 1
         self.plies = n + 1
         self.move_number += 1
 
@@ -244,6 +252,10 @@ class Position:
         if not self.plies:
             raise MoveError("no move to take back")
         self.plies -= 1
+        seen = self._seen
+        slot = self._hash_before(self.plies) & _SEEN_MASK
+        if seen[slot] < 255:
+            seen[slot] -= 1
         record = self._record(self.plies)
         m = record & ((1 << _MOVE_BITS) - 1)
         self._unmake(m, (record >> _MOVE_BITS) & 31)
@@ -447,7 +459,12 @@ class Position:
     def repetition(self):
         """(winner, 'perpetual-check' | 'repetition') once the position has repeated enough."""
         h = self.hash
-        seen = [i for i in range(self.plies) if self._hash_before(i) == h]
+        if self._seen[h & _SEEN_MASK] + 1 < self.variant.repetitions:
+            return None
+        # only positions with the same side to move can match: every other ply
+        history = self._history
+        seen = [i for i in range(self.plies % 2, self.plies, 2)
+                if history[i // _CHUNK][i % _CHUNK * 2 + 1] == h]
         if len(seen) + 1 < self.variant.repetitions:
             return None
         first = seen[len(seen) + 1 - self.variant.repetitions]

@@ -29,7 +29,10 @@ FIRMWARE = resources.firmware_dir()
 
 
 def micropython_binary():
-    """The unix-port `micropython` installed beside this Python (the project's venv)."""
+    """The unix-port `micropython` installed beside this Python (the project's venv), or the
+    one $YARIBOARD_MICROPYTHON names (e.g. the 32-bit build, whose heap is the Pico's size)."""
+    if os.environ.get("YARIBOARD_MICROPYTHON"):
+        return os.path.abspath(os.environ["YARIBOARD_MICROPYTHON"])
     here = os.path.join(os.path.dirname(sys.executable), "micropython")
     found = here if os.path.exists(here) else shutil.which("micropython")
     if not found:

@@ -1,10 +1,13 @@
 """Firmware figures on the MicroPython unix port: heap for a whole game, loop and lift-to-light.
 
 Budgets (issue: firmware): the whole firmware (main.py, drivers, interpreter, rules core,
-storage, serial) plays a 300-ply game within 96 KB of heap (`-X heapsize`, which bounds
-the heap for real); the smallest heap that still works is searched for the firmware run
+storage, serial) plays a 300-ply game within 64 KB of heap (`-X heapsize`, which bounds
+the heap for real) on a 32-bit unix port, whose objects are the Pico's size, for each seed of
+the long games below. The smallest heap that still works is searched for the firmware run
 from source and from mpy-cross output as flashed to the Pico, and the heap in use is
-broken down into modules, the booted board and the game.
+broken down into modules, the booted board and the game. The unix ports to measure with are
+given to `run` (`yariboard bench firmware --micropython PATH`): the 64-bit one installed
+beside yariboard by default, whose figures are shown for comparison.
 Also: the time of one scan-and-interpret pass of the main loop, and the time from a lifted
 piece to its destinations being lit (board time, which the debounce dominates, plus the
 processor time of the pass that lights them).
@@ -18,13 +21,15 @@ import sys
 import tempfile
 import time
 
+from boardfw.save_reader import parse
 from shogicore.game import Game
 from shogicore.notation import to_usi
 from yariboard.resources import CHECKOUT, board_file
 from yariboard.simboard import FIRMWARE, micropython_binary, move_gestures, occupied_squares
 
-BUDGET_KB = 96
+BUDGET_KB = 64     # whole firmware, 300-ply game, 32-bit
 PLIES = 300
+SEEDS = (3, 4, 5)  # the long games: the budget holds for each
 
 
 def long_game(plies=PLIES, seed=3):
@@ -60,21 +65,23 @@ def game_script(moves):
     return lines, [to_usi(game.variant, m) for m in moves]
 
 
-def run_firmware(firmware_dir, heap_kb, control_path, workdir, script="main.py", timeout=120):
+def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="main.py",
+                 timeout=120):
     """Run main.py (or a probe around it) on the control script; (stderr, stdout, storage).
 
     The serial output goes nowhere (the figures need no host) and the run ends when the
     control script does. A fault is logged and main.py restarts the game from its save, so
     the run is stopped at the first logged error rather than left to retry.
     Modules are imported as on the Pico: by relative paths from the firmware's folder, the
-    only entry of sys.path.
+    only entry of sys.path. (The unix port interns the words of the command line: the qstr
+    table counts about ten names, the paths among them, that the Pico does not have.)
     """
     storage = tempfile.mkdtemp(dir=workdir)
     err_path = os.path.join(storage, "stderr")
     serial_in, keep_open = os.pipe()          # a serial line that never speaks
     with open(err_path, "w") as err:
         proc = subprocess.Popen(
-            [micropython_binary(), "-X", "heapsize=%dK" % heap_kb, "-m", script[:-len(".py")],
+            [binary, "-X", "heapsize=%dK" % heap_kb, "-m", script[:-len(".py")],
              "--board", board_file("yari-9x7"), "--storage", storage,
              "--control", control_path, "--report", os.devnull],
             cwd=firmware_dir, stdin=serial_in, stdout=subprocess.PIPE, stderr=err,
@@ -92,13 +99,13 @@ def run_firmware(firmware_dir, heap_kb, control_path, workdir, script="main.py",
         return f.read(), out, storage
 
 
-def plays_whole_game(heap_kb, firmware_dir, control_path, expected, workdir):
+def plays_whole_game(binary, heap_kb, firmware_dir, control_path, expected, workdir):
     """Does the firmware, with `heap_kb` of heap, save every move of the game, fault-free?"""
-    stderr, _, storage = run_firmware(firmware_dir, heap_kb, control_path, workdir)
+    stderr, _, storage = run_firmware(binary, firmware_dir, heap_kb, control_path, workdir)
     try:
-        with open(os.path.join(storage, "game.txt")) as f:
-            saved = [w for line in f if line.startswith("moves ") for w in line.split()[1:]]
-    except OSError:
+        with open(os.path.join(storage, "game.txt"), "rb") as f:
+            saved = list(parse(f.read()).moves)
+    except (OSError, ValueError):   # no save, or a damaged one
         return False
     finally:
         shutil.rmtree(storage, ignore_errors=True)
@@ -156,16 +163,17 @@ def run(self):
         raise
 controller.Controller.run = run
 sys.argv[0] = 'main.py'
-exec(open('main.py').read())
+import main
 """
 
 
-def heap_profile(firmware_dir, control_path, workdir):
+def heap_profile(binary, firmware_dir, control_path, workdir, heap_kb=512):
+    """Heap in use at three moments and the qstr table, from one run of the game."""
     probe = os.path.join(firmware_dir, "heap_profile.py")
     with open(probe, "w") as f:
         f.write(HEAP_PROFILE)
     try:
-        _, out, storage = run_firmware(firmware_dir, 512, control_path, workdir,
+        _, out, storage = run_firmware(binary, firmware_dir, heap_kb, control_path, workdir,
                                        script="heap_profile.py")
     finally:
         os.remove(probe)
@@ -205,6 +213,24 @@ import gc, json, time
 from boardfw import config
 from boardfw.controller import Controller
 from boardfw.sim_hw import SimHardware
+from boardfw.storage import GameStore
+from shogicore.move import parse_usi
+
+WRITTEN = [0]
+
+class CountingFile:   # counts the bytes a save writes to flash
+    def __init__(self, f):
+        self.f = f
+    def write(self, data):
+        WRITTEN[0] += len(data)
+        return self.f.write(data)
+    def read(self):
+        return self.f.read()
+    def close(self):
+        self.f.close()
+
+def counting_opener(path, mode):
+    return CountingFile(open(path, mode))
 
 class QuietLink:
     def read_line(self):
@@ -219,7 +245,7 @@ for square in ('7i', '6i', '5i', '4i', '3i', '2i', '1i', '7g', '6g', '5g', '4g',
                '1g', '7a', '6a', '5a', '4a', '3a', '2a', '1a', '7c', '6c', '5c', '4c', '3c',
                '2c', '1c'):
     hw.matrix_pins.set(*cfg.matrix_position(square), True)
-c = Controller(hw, cfg, QuietLink())
+c = Controller(hw, cfg, QuietLink(), GameStore(STORAGE, counting_opener))
 c.boot()
 
 def passes(n):
@@ -230,46 +256,74 @@ def passes(n):
     return time.ticks_diff(time.ticks_us(), start) / n
 
 idle = passes(2000)
-# lift the Yari Rook on 7i: the square straight ahead, 7h, lights as a destination
+# Lift the Yari Rook on 7i: the square straight ahead, 7h, lights as a destination. The
+# piece goes back and settles between lifts; the pass that lights it is timed 21 times.
 row, col = cfg.matrix_position('7i')
-hw.matrix_pins.set(row, col, False)
-lifted_at = hw.ticks_ms()
-worst = 0
-lit_ms = None
-while lit_ms is None:
-    hw.advance(1)
-    t0 = time.ticks_us()
-    c.step()
-    spent = time.ticks_diff(time.ticks_us(), t0)
-    worst = max(worst, spent)
-    if hw.strip[cfg.led_index('7h')] != (0, 0, 0):
-        lit_ms = hw.ticks_ms() - lifted_at
-        lit_pass_us = spent
+lit_passes = []
+for lift in range(21):
+    hw.matrix_pins.set(row, col, False)
+    lifted_at = hw.ticks_ms()
+    while True:
+        hw.advance(1)
+        t0 = time.ticks_us()
+        c.step()
+        spent = time.ticks_diff(time.ticks_us(), t0)
+        if hw.strip[cfg.led_index('7h')] != (0, 0, 0):
+            lit_ms = hw.ticks_ms() - lifted_at
+            lit_passes.append(spent)
+            break
+    if lift < 20:
+        hw.matrix_pins.set(row, col, True)
+        passes(500)
+lit_pass_us = sorted(lit_passes)[10]
 holding = passes(2000)
-# the save that follows every move, late in a long game
+# The long game, each move saved as the board saves it (an appended entry, a compaction now
+# and then), timed; and status() (mate and repetition) after each move.
+position = c.game.position
+status_us = []
+save_us = []
 for usi in MOVES:
-    c.game.play_usi(usi)
+    m = parse_usi(c.game.variant, usi)
+    c.game.play(m)
+    start = time.ticks_us()
+    c._save_changes((('move', m),))
+    save_us.append(time.ticks_diff(time.ticks_us(), start))
+    start = time.ticks_us()
+    position.status()
+    status_us.append(time.ticks_diff(time.ticks_us(), start))
+written = WRITTEN[0]
 start = time.ticks_us()
-for _ in range(20):
+for _ in range(5):
     c._save()
-save_us = time.ticks_diff(time.ticks_us(), start) / 20
+compaction_us = time.ticks_diff(time.ticks_us(), start) / 5
 print(json.dumps({'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
                   'lit_pass_us': lit_pass_us, 'debounce_ms': cfg.debounce_ms,
-                  'save_us': save_us, 'save_plies': len(MOVES)}))
+                  'save_us': save_us, 'status_us': status_us, 'compaction_us': compaction_us,
+                  'bytes_per_move': written / len(MOVES)}))
 """
 
 
 PICO_HEAP_KB = 192   # about what the Pico has free after boot (ARCHITECTURE.md)
 
 
-def loop_timing(workdir, moves):
+def mean(values):
+    return sum(values) / len(values)
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return (ordered[middle] + ordered[~middle]) / 2
+
+
+def loop_timing(binary, workdir, moves):
     """Times of the loop on a Pico-sized heap (a collection, which the loop's garbage brings
     now and then, takes time in proportion to the heap), and of a save once `moves` (USI)
     have been played."""
     storage = tempfile.mkdtemp(dir=workdir)
     code = (LOOP_TIMING.replace("STORAGE", repr(storage)).replace("MOVES", repr(moves))
             .replace("BOARD", repr(board_file("yari-9x7"))))
-    proc = subprocess.run([micropython_binary(), "-X", "heapsize=%dK" % PICO_HEAP_KB, "-c", code],
+    proc = subprocess.run([binary, "-X", "heapsize=%dK" % PICO_HEAP_KB, "-c", code],
                           cwd=FIRMWARE, capture_output=True,
                           text=True, env=dict(os.environ, MICROPYPATH=FIRMWARE), timeout=300)
     if proc.returncode:
@@ -277,51 +331,95 @@ def loop_timing(workdir, moves):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def word_bits():
+def word_bits(binary):
     """The unix port's word size: its objects are twice the Pico's (32-bit) on 64 bits."""
-    out = subprocess.run([micropython_binary(), "-c",
+    out = subprocess.run([binary, "-c",
                           "import sys; print(64 if sys.maxsize > 1 << 32 else 32)"],
                          capture_output=True, text=True, check=True)
     return int(out.stdout)
 
 
-def run():
+def qstr_room(profile):
+    """Names the qstr table takes before its next pool. The unix port's pools hold 20, 40,
+    80 ... names: the next one is as big as all before (7 KB on the Pico past 620 names)."""
+    return 20 * (2 ** profile["qstr_pools"] - 1) - profile["qstrs"]
+
+
+def write_control(workdir, seed):
+    """The control script of the long game of `seed`, and the moves the save must hold."""
+    lines, expected = game_script(long_game(seed=seed))
+    control_path = os.path.join(workdir, "game%d.control" % seed)
+    with open(control_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return control_path, expected
+
+
+def bench_heap(binary, games, mpy_dir, workdir):
+    """Smallest heap for each long game, from source (first game) and as .mpy (every game)."""
+    bits = word_bits(binary)
+    print("-- unix port %s (%d-bit%s)" % (binary, bits, ", the Pico's word size" if bits == 32
+                                          else "; the Pico is 32-bit"), flush=True)
+    seed, (control_path, expected) = games[0]
+    smallest = smallest_heap_kb(lambda kb: plays_whole_game(
+        binary, kb, FIRMWARE, control_path, expected, workdir))
+    print("firmware %d-ply game, smallest heap (%d-bit, source, seed %d): %s" % (
+        PLIES, bits, seed, "%d KB" % smallest if smallest else "over 512 KB"), flush=True)
+    worst = 0
+    for seed, (control_path, expected) in games:
+        smallest = smallest_heap_kb(lambda kb: plays_whole_game(
+            binary, kb, mpy_dir, control_path, expected, workdir))
+        worst = max(worst, smallest or 10 ** 6)
+        print("firmware %d-ply game, smallest heap (%d-bit, mpy, seed %d): %s" % (
+            PLIES, bits, seed, "%d KB" % smallest if smallest else "over 512 KB"), flush=True)
+    if bits == 32:
+        verdict = "budget %d KB: %s" % (BUDGET_KB, "within" if worst <= BUDGET_KB else "OVER")
+    else:
+        verdict = "for comparison; the budget is checked on 32-bit"
+    print("firmware %d-ply game (%d-bit, mpy), worst of seeds %s: %d KB (%s)" % (
+        PLIES, bits, ", ".join(map(str, SEEDS)), worst, verdict), flush=True)
+    profile = heap_profile(binary, mpy_dir, games[0][1][0], workdir)
+    print("heap in use (%d-bit, mpy, after gc): modules imported %d KB, board booted %d KB, "
+          "after %d plies %d KB" % (bits, profile["imported"] // 1024, profile["booted"] // 1024,
+                                    profile["plies"], profile["played"] // 1024))
+    print("qstr table (%d-bit; names and short strings): %d qstrs in %d pools, %d KB; "
+          "room before the next pool: %d names" % (bits, profile["qstrs"], profile["qstr_pools"],
+                                                   profile["qstr_bytes"] // 1024,
+                                                   qstr_room(profile)), flush=True)
+
+
+def run(binaries=()):
+    binaries = list(binaries) or [micropython_binary()]
     workdir = tempfile.mkdtemp(prefix="bench-firmware-")
-    print("unix port word size: %d-bit (the Pico: 32-bit)" % word_bits(), flush=True)
     try:
-        lines, expected = game_script(long_game())
-        control_path = os.path.join(workdir, "game.control")
-        with open(control_path, "w") as f:
-            f.write("\n".join(lines) + "\n")
+        games = [(seed, write_control(workdir, seed)) for seed in SEEDS]
         mpy_dir = compile_firmware(os.path.join(workdir, "mpy"))
-        for label, firmware_dir in (("source", FIRMWARE), ("mpy", mpy_dir)):
-            smallest = smallest_heap_kb(lambda kb: plays_whole_game(
-                kb, firmware_dir, control_path, expected, workdir))
-            print("firmware %d-ply game, smallest heap (%s): %s" % (
-                PLIES, label, "%d KB" % smallest if smallest else "over 512 KB"), flush=True)
-            if smallest:
-                print("firmware %d-ply game within %d KB (%s): %s" % (
-                    PLIES, BUDGET_KB, label, "yes" if smallest <= BUDGET_KB else "NO"), flush=True)
-        profile = heap_profile(mpy_dir, control_path, workdir)
-        print("heap in use (mpy, after gc): modules imported %d KB, board booted %d KB, "
-              "after %d plies %d KB" % (profile["imported"] // 1024, profile["booted"] // 1024,
-                                        profile["plies"], profile["played"] // 1024))
-        # The unix port's pools hold 20, 40, 80 ... names: the next one is as big as all before.
-        room = 20 * (2 ** profile["qstr_pools"] - 1) - profile["qstrs"]
-        print("of which the qstr table (names and short strings): %d qstrs in %d pools, %d KB;"
-              " %d more names before the next pool" % (profile["qstrs"], profile["qstr_pools"],
-                                                      profile["qstr_bytes"] // 1024, room),
-              flush=True)
-        timing = loop_timing(workdir, expected)
+        for binary in binaries:
+            bench_heap(binary, games, mpy_dir, workdir)
+        print("-- loop and save times (unix port %s)" % binaries[0])
+        timing = loop_timing(binaries[0], workdir, games[0][1][1])
         print("scan-and-interpret pass, board at rest (mean of 2000): %.0f us" % timing["idle_us"])
         print("scan-and-interpret pass, piece held up (mean of 2000): %.0f us"
               % timing["holding_us"])
         print("lift to lit destinations, board time: %d ms (debounce %d ms)"
               % (timing["lit_ms"], timing["debounce_ms"]))
-        print("lift to lit destinations, processing of that pass: %.0f us"
+        print("lift to lit destinations, processing of that pass (median of 21 lifts): %.0f us"
               % timing["lit_pass_us"])
-        print("save after a move at ply %d (file on the host's disk): %.1f ms"
-              % (timing["save_plies"], timing["save_us"] / 1000))
+        # medians: a garbage collection now and then lands in one of the timed calls
+        saves, statuses = timing["save_us"], timing["status_us"]
+        print("save after a move, median over plies 6-15 (file on the host's disk): %.2f ms"
+              % (median(saves[5:15]) / 1000))
+        print("save after a move, median over plies 291-300: %.2f ms"
+              % (median(saves[290:300]) / 1000))
+        print("save after a move, worst of the game (one with a compaction): %.2f ms"
+              % (max(saves) / 1000))
+        print("compaction (the whole game rewritten) at ply %d: %.2f ms"
+              % (len(saves), timing["compaction_us"] / 1000))
+        print("bytes written to flash per move, %d-ply game: %.0f"
+              % (len(saves), timing["bytes_per_move"]))
+        print("status() after a move, plies 1-10: median %.0f us, mean %.0f us"
+              % (median(statuses[:10]), mean(statuses[:10])))
+        print("status() after a move, plies 291-300: median %.0f us, mean %.0f us"
+              % (median(statuses[290:]), mean(statuses[290:])))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

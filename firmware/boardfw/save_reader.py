@@ -1,0 +1,90 @@
+"""Reading a save file (format: see storage.py). It runs once per boot, so storage.load
+imports it and unloads it again: its code gives its RAM back to the game in play."""
+import binascii
+
+from micropython import const
+
+from boardfw.storage import CorruptSave, SavedGame
+
+_FORMAT = const("yariboard-game 2")   # as storage.py writes it
+# Saves of earlier firmware: the same lines with no entries after the `crc` line. A board
+# updated in the middle of a game resumes it.
+_FORMAT_1 = const("yariboard-game 1")
+
+
+def parse(data, with_state=False):
+    """Bytes of a save file -> SavedGame; CorruptSave names the first problem. With
+    `with_state`, also (moves, entries, CRC) of the record: what appending goes on from."""
+    cut = data.find(b"\ncrc ") + 1
+    end = data.find(b"\n", cut) + 1
+    if not cut or not end:
+        raise CorruptSave("checksum missing")
+    crc = binascii.crc32(data[:cut]) & 0xFFFFFFFF
+    if data[cut:end] != b"crc %08x\n" % crc:
+        raise CorruptSave("checksum wrong")
+    try:
+        lines = data[:cut].decode().split("\n")
+        entries = data[end:].decode().split("\n")
+    except UnicodeError:
+        raise CorruptSave("not text")
+    if lines[0] != _FORMAT and lines[0] != _FORMAT_1:
+        raise CorruptSave("unknown format")
+    fields = {}
+    move_lines = []
+    for line in lines[1:]:
+        key, _, value = line.partition(" ")
+        if key == "moves":
+            move_lines.append(value)
+        elif key:
+            fields[key] = value
+    try:
+        result, illegal = fields["result"], fields["illegal"]
+    except KeyError:
+        raise CorruptSave("missing field")
+    kept = sum(len(line.split()) for line in move_lines)   # of the compacted moves
+    tail = []                                              # moves appended since
+    entries.pop()   # after the last line end: empty, or an entry cut short, which is dropped
+    for entry in entries:
+        text, _, check = entry.rpartition(" ")
+        crc = binascii.crc32(text.encode(), crc) & 0xFFFFFFFF
+        if check != "%08x" % crc:
+            raise CorruptSave("entry damaged")
+        words = text.split()
+        if words[0] == "+" and len(words) == 2:
+            tail.append(words[1])
+        elif words[0] == "-":
+            if illegal == "-":
+                if tail:
+                    tail.pop()
+                elif kept:
+                    kept -= 1
+                else:
+                    raise CorruptSave("take-back of no move")
+            illegal = result = "-"
+        elif words[0] == "=" and len(words) == 3:
+            result, illegal = words[1], words[2]
+        else:
+            raise CorruptSave("unknown entry")
+    # The moves one at a time: a long game never becomes one large list, which a fragmented
+    # heap might not have room for (at most a compaction's worth of moves waits in `tail`).
+    moves = _moves(move_lines, kept, tail)
+    try:
+        saved = SavedGame(fields["id"], fields["variant"], fields["mode"], fields["handicap"],
+                          result, illegal, fields["start"], moves)
+    except KeyError:
+        raise CorruptSave("missing field")
+    if with_state:
+        return saved, (kept + len(tail), len(entries), crc)
+    return saved
+
+
+def _moves(move_lines, kept, tail):
+    """The first `kept` compacted moves, then the appended ones."""
+    for line in move_lines:
+        for usi in line.split():
+            if not kept:
+                break
+            kept -= 1
+            yield usi
+    for usi in tail:
+        yield usi
