@@ -19,7 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("boardfw", "shogicore")
 # the simulated board runs on the unix port only
 HOST_ONLY = ("boardfw/sim_hw.py", "boardfw/sim_slow_flash.py")
-BOARD_FILES = {"yari": "hardware/boards/yari-9x7.json", "shogi": "hardware/boards/shogi-9x9.json"}
+BOARD_FILES = {"yari": "hardware/boards/yari-9x7.json", "shogi": "hardware/boards/shogi-9x9.json",
+               "wa": "hardware/boards/wa-11x11.json"}
 ARCH = "armv6m"                          # the Pico's Cortex-M0+
 # Removes modules of an earlier deploy (a stale .py would be imported before the .mpy).
 CLEAN_DEVICE = ('import os;[os.remove(d + "/" + f) for d in (%s) if d in os.listdir() '
