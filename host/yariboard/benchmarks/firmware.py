@@ -25,12 +25,15 @@ from yariboard.simboard import (FIRMWARE, ROOT, board_file, micropython_binary, 
 
 BUDGET_KB = 96
 PLIES = 300
+# The boards measured, each with the piece lifted for the lift-to-light time and the square
+# that must light: a piece with a legal move in the start position.
+BOARDS = (("yari-9x7", "yari", "7i", "7h"), ("wa-11x11", "wa", "11k", "11j"))
 
 
-def long_game(plies=PLIES, seed=3):
+def long_game(plies=PLIES, seed=3, variant="yari"):
     """A random legal game of exactly `plies` moves that never ends early."""
     rng = random.Random(seed)
-    game = Game("yari")
+    game = Game(variant)
     moves = []
     while len(moves) < plies:
         candidates = game.position.legal_moves()
@@ -48,11 +51,11 @@ def long_game(plies=PLIES, seed=3):
     return moves
 
 
-def game_script(moves):
+def game_script(moves, variant="yari"):
     """Control-channel lines (docs/simulator.md) that play `moves` on a set-up board, as a
     player's hands would, and the moves' USI, which the saved game must then hold."""
-    game = Game("yari")
-    lines = ["set " + " ".join(occupied_squares("yari")), "sync boot"]  # the set-up, then boot
+    game = Game(variant)
+    lines = ["set " + " ".join(occupied_squares(variant)), "sync boot"]  # the set-up, then boot
     for m in moves:
         lines += move_gestures(game.position, m)
         game.play(m)
@@ -60,7 +63,8 @@ def game_script(moves):
     return lines, [to_usi(game.variant, m) for m in moves]
 
 
-def run_firmware(firmware_dir, heap_kb, control_path, workdir, script="main.py", timeout=120):
+def run_firmware(firmware_dir, heap_kb, control_path, workdir, script="main.py", timeout=120,
+                 board="yari-9x7"):
     """Run main.py (or a probe around it) on the control script; (stderr, stdout, storage).
 
     The serial output goes nowhere (the figures need no host) and the run ends when the
@@ -75,7 +79,7 @@ def run_firmware(firmware_dir, heap_kb, control_path, workdir, script="main.py",
     with open(err_path, "w") as err:
         proc = subprocess.Popen(
             [micropython_binary(), "-X", "heapsize=%dK" % heap_kb, "-m", script[:-len(".py")],
-             "--board", board_file("yari-9x7"), "--storage", storage,
+             "--board", board_file(board), "--storage", storage,
              "--control", control_path, "--report", os.devnull],
             cwd=firmware_dir, stdin=serial_in, stdout=subprocess.PIPE, stderr=err,
             env=dict(os.environ, MICROPYPATH=""))
@@ -92,9 +96,9 @@ def run_firmware(firmware_dir, heap_kb, control_path, workdir, script="main.py",
         return f.read(), out, storage
 
 
-def plays_whole_game(heap_kb, firmware_dir, control_path, expected, workdir):
+def plays_whole_game(heap_kb, firmware_dir, control_path, expected, workdir, board="yari-9x7"):
     """Does the firmware, with `heap_kb` of heap, save every move of the game, fault-free?"""
-    stderr, _, storage = run_firmware(firmware_dir, heap_kb, control_path, workdir)
+    stderr, _, storage = run_firmware(firmware_dir, heap_kb, control_path, workdir, board=board)
     try:
         with open(os.path.join(storage, "game.txt")) as f:
             saved = [w for line in f if line.startswith("moves ") for w in line.split()[1:]]
@@ -160,13 +164,13 @@ exec(open('main.py').read())
 """
 
 
-def heap_profile(firmware_dir, control_path, workdir):
+def heap_profile(firmware_dir, control_path, workdir, board="yari-9x7"):
     probe = os.path.join(firmware_dir, "heap_profile.py")
     with open(probe, "w") as f:
         f.write(HEAP_PROFILE)
     try:
         _, out, storage = run_firmware(firmware_dir, 512, control_path, workdir,
-                                       script="heap_profile.py")
+                                       script="heap_profile.py", board=board)
     finally:
         os.remove(probe)
     shutil.rmtree(storage, ignore_errors=True)
@@ -213,11 +217,9 @@ class QuietLink:
         pass
 
 gc.threshold(8192)   # as main.py sets it
-cfg = config.load('../hardware/boards/yari-9x7.json')
+cfg = config.load(BOARD)
 hw = SimHardware(cfg, STORAGE)
-for square in ('7i', '6i', '5i', '4i', '3i', '2i', '1i', '7g', '6g', '5g', '4g', '3g', '2g',
-               '1g', '7a', '6a', '5a', '4a', '3a', '2a', '1a', '7c', '6c', '5c', '4c', '3c',
-               '2c', '1c'):
+for square in OCCUPIED:
     hw.matrix_pins.set(*cfg.matrix_position(square), True)
 c = Controller(hw, cfg, QuietLink())
 c.boot()
@@ -230,8 +232,8 @@ def passes(n):
     return time.ticks_diff(time.ticks_us(), start) / n
 
 idle = passes(2000)
-# lift the Yari Rook on 7i: the square straight ahead, 7h, lights as a destination
-row, col = cfg.matrix_position('7i')
+# lift a piece (Yari: the Rook on 7i): a square it may go to (7h) lights as a destination
+row, col = cfg.matrix_position(LIFTED)
 hw.matrix_pins.set(row, col, False)
 lifted_at = hw.ticks_ms()
 worst = 0
@@ -242,7 +244,7 @@ while lit_ms is None:
     c.step()
     spent = time.ticks_diff(time.ticks_us(), t0)
     worst = max(worst, spent)
-    if hw.strip[cfg.led_index('7h')] != (0, 0, 0):
+    if hw.strip[cfg.led_index(LIT)] != (0, 0, 0):
         lit_ms = hw.ticks_ms() - lifted_at
         lit_pass_us = spent
 holding = passes(2000)
@@ -262,12 +264,15 @@ print(json.dumps({'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
 PICO_HEAP_KB = 192   # about what the Pico has free after boot (ARCHITECTURE.md)
 
 
-def loop_timing(workdir, moves):
+def loop_timing(workdir, moves, board="yari-9x7", variant="yari", lifted="7i", lit="7h"):
     """Times of the loop on a Pico-sized heap (a collection, which the loop's garbage brings
     now and then, takes time in proportion to the heap), and of a save once `moves` (USI)
     have been played."""
     storage = tempfile.mkdtemp(dir=workdir)
-    code = LOOP_TIMING.replace("STORAGE", repr(storage)).replace("MOVES", repr(moves))
+    code = LOOP_TIMING
+    for name, value in (("STORAGE", storage), ("MOVES", moves), ("BOARD", board_file(board)),
+                        ("OCCUPIED", occupied_squares(variant)), ("LIFTED", lifted), ("LIT", lit)):
+        code = code.replace(name, repr(value))
     proc = subprocess.run([micropython_binary(), "-X", "heapsize=%dK" % PICO_HEAP_KB, "-c", code],
                           cwd=FIRMWARE, capture_output=True,
                           text=True, env=dict(os.environ, MICROPYPATH=FIRMWARE), timeout=300)
@@ -288,41 +293,48 @@ def run():
     workdir = tempfile.mkdtemp(prefix="bench-firmware-")
     print("unix port word size: %d-bit (the Pico: 32-bit)" % word_bits(), flush=True)
     try:
-        lines, expected = game_script(long_game())
-        control_path = os.path.join(workdir, "game.control")
-        with open(control_path, "w") as f:
-            f.write("\n".join(lines) + "\n")
         mpy_dir = compile_firmware(os.path.join(workdir, "mpy"))
-        for label, firmware_dir in (("source", FIRMWARE), ("mpy", mpy_dir)):
-            smallest = smallest_heap_kb(lambda kb: plays_whole_game(
-                kb, firmware_dir, control_path, expected, workdir))
-            print("firmware %d-ply game, smallest heap (%s): %s" % (
-                PLIES, label, "%d KB" % smallest if smallest else "over 512 KB"), flush=True)
-            if smallest:
-                print("firmware %d-ply game within %d KB (%s): %s" % (
-                    PLIES, BUDGET_KB, label, "yes" if smallest <= BUDGET_KB else "NO"), flush=True)
-        profile = heap_profile(mpy_dir, control_path, workdir)
-        print("heap in use (mpy, after gc): modules imported %d KB, board booted %d KB, "
-              "after %d plies %d KB" % (profile["imported"] // 1024, profile["booted"] // 1024,
-                                        profile["plies"], profile["played"] // 1024))
-        # The unix port's pools hold 20, 40, 80 ... names: the next one is as big as all before.
-        room = 20 * (2 ** profile["qstr_pools"] - 1) - profile["qstrs"]
-        print("of which the qstr table (names and short strings): %d qstrs in %d pools, %d KB;"
-              " %d more names before the next pool" % (profile["qstrs"], profile["qstr_pools"],
-                                                      profile["qstr_bytes"] // 1024, room),
-              flush=True)
-        timing = loop_timing(workdir, expected)
-        print("scan-and-interpret pass, board at rest (mean of 2000): %.0f us" % timing["idle_us"])
-        print("scan-and-interpret pass, piece held up (mean of 2000): %.0f us"
-              % timing["holding_us"])
-        print("lift to lit destinations, board time: %d ms (debounce %d ms)"
-              % (timing["lit_ms"], timing["debounce_ms"]))
-        print("lift to lit destinations, processing of that pass: %.0f us"
-              % timing["lit_pass_us"])
-        print("save after a move at ply %d (file on the host's disk): %.1f ms"
-              % (timing["save_plies"], timing["save_us"] / 1000))
+        for board, variant, lifted, lit in BOARDS:
+            print("-- board %s (%s)" % (board, variant), flush=True)
+            run_board(workdir, mpy_dir, board, variant, lifted, lit)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def run_board(workdir, mpy_dir, board, variant, lifted, lit):
+    """Every figure of one board: heap for a 300-ply game, its breakdown, loop timing."""
+    lines, expected = game_script(long_game(variant=variant), variant)
+    control_path = os.path.join(workdir, "game-%s.control" % board)
+    with open(control_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    for label, firmware_dir in (("source", FIRMWARE), ("mpy", mpy_dir)):
+        smallest = smallest_heap_kb(lambda kb: plays_whole_game(
+            kb, firmware_dir, control_path, expected, workdir, board))
+        print("firmware %d-ply game, smallest heap (%s): %s" % (
+            PLIES, label, "%d KB" % smallest if smallest else "over 512 KB"), flush=True)
+        if smallest:
+            print("firmware %d-ply game within %d KB (%s): %s" % (
+                PLIES, BUDGET_KB, label, "yes" if smallest <= BUDGET_KB else "NO"), flush=True)
+    profile = heap_profile(mpy_dir, control_path, workdir, board)
+    print("heap in use (mpy, after gc): modules imported %d KB, board booted %d KB, "
+          "after %d plies %d KB" % (profile["imported"] // 1024, profile["booted"] // 1024,
+                                    profile["plies"], profile["played"] // 1024))
+    # The unix port's pools hold 20, 40, 80 ... names: the next one is as big as all before.
+    room = 20 * (2 ** profile["qstr_pools"] - 1) - profile["qstrs"]
+    print("of which the qstr table (names and short strings): %d qstrs in %d pools, %d KB;"
+          " %d more names before the next pool" % (profile["qstrs"], profile["qstr_pools"],
+                                                  profile["qstr_bytes"] // 1024, room),
+          flush=True)
+    timing = loop_timing(workdir, expected, board, variant, lifted, lit)
+    print("scan-and-interpret pass, board at rest (mean of 2000): %.0f us" % timing["idle_us"])
+    print("scan-and-interpret pass, piece held up (mean of 2000): %.0f us"
+          % timing["holding_us"])
+    print("lift to lit destinations, board time: %d ms (debounce %d ms)"
+          % (timing["lit_ms"], timing["debounce_ms"]))
+    print("lift to lit destinations, processing of that pass: %.0f us"
+          % timing["lit_pass_us"])
+    print("save after a move at ply %d (file on the host's disk): %.1f ms"
+          % (timing["save_plies"], timing["save_us"] / 1000))
 
 
 if __name__ == "__main__":
