@@ -102,15 +102,15 @@ class _Tables:
             if promoted and promoted != kind:
                 kinds.append(promoted)
         # worth[piece]: unsigned value, for move ordering and pruning.
-        self.worth = [0] * 32
+        self.worth = [0] * 64
         # square_value[piece][sq]: signed value of that piece standing on that square.
-        self.square_value = [None] * 32
+        self.square_value = [None] * 64
         # hand_value[colour][kind]: signed value of one piece of that kind in that hand.
-        self.hand_value = [[0] * 16, [0] * 16]
+        self.hand_value = [[0] * 32, [0] * 32]
         # unpromoted[kind]: the kind a captured piece becomes in hand.
-        self.unpromoted = list(range(16))
+        self.unpromoted = list(range(32))
         # promoted[kind]: the kind after a promoting move.
-        self.promoted = list(range(16))
+        self.promoted = list(range(32))
         for kind in kinds:
             symbol = variant.symbol(kind)
             base = variant.base[kind] or kind
@@ -119,7 +119,7 @@ class _Tables:
             if promo:
                 self.promoted[kind] = promo
             for colour, sign in ((BLACK, 1), (WHITE, -1)):
-                piece = kind | (colour << 4)
+                piece = kind | (colour << 5)
                 self.worth[piece] = values[symbol]
                 self.square_value[piece] = [0] * size
                 for sq in variant.squares:
@@ -202,12 +202,12 @@ def move_delta(tables, position, m):
     side = position.side
     if is_drop(m):
         kind = drop_kind(m)
-        return tables.square_value[kind | (side << 4)][to] - tables.hand_value[side][kind]
+        return tables.square_value[kind | (side << 5)][to] - tables.hand_value[side][kind]
     frm = move_from(m)
     piece = position.piece_at(frm)
     moved = piece
     if is_promotion(m):
-        moved = tables.promoted[piece_kind(piece)] | (side << 4)
+        moved = tables.promoted[piece_kind(piece)] | (side << 5)
     delta = tables.square_value[moved][to] - tables.square_value[piece][frm]
     captured = position.piece_at(to)
     if captured:

@@ -319,7 +319,7 @@ def _kif_move(variant, position, move, last_to):
     if is_drop(move):
         return where + KIF_PIECES[variant.symbol(drop_kind(move))] + "打"
     frm = move_from(move)
-    kind = position.piece_at(frm) & 15
+    kind = position.piece_at(frm) & 31
     text = where + KIF_PIECES[variant.symbol(kind)]
     if is_promotion(move):
         text += "成"
@@ -447,7 +447,7 @@ def _kif_parse_move(variant, position, match, last_to, line):
         if not from_file:
             raise _at_line(line, "a move needs its origin square, as (77)")
         frm = variant.square(int(from_file), int(from_rank))
-        if variant.symbol(position.piece_at(frm) & 15) != symbol:
+        if variant.symbol(position.piece_at(frm) & 31) != symbol:
             raise _at_line(line, "no %s on %s%s" % (piece, from_file, from_rank))
         move = make_move(frm, to, action == "成")
         candidates = [move] if position.is_legal(move) else []
