@@ -23,21 +23,31 @@ def read_save(storage):
 
 
 def test_power_cuts_never_lose_or_duplicate_a_committed_move(tmp_path):
-    rng = random.Random(77)
+    cuts, cut_mid_save, resumed_with_move = cut_power_during_games(tmp_path, "yari-9x7", CUTS, 77)
+    assert cut_mid_save >= 10            # the cuts really hit saves in progress
+    assert resumed_with_move >= 10 and cuts - resumed_with_move >= 10
+
+
+def cut_power_during_games(tmp_path, board, cuts_wanted, seed):
+    """Play random games on `board`, cutting the power `cuts_wanted` times; every check of
+    the module's docstring is asserted after each cut. Returns (cuts, cuts during a save,
+    restarts with the cut move saved)."""
+    rng = random.Random(seed)
     storage = str(tmp_path / "flash")
-    sim = SimBoard(storage, slow_save_ms=SLOW_SAVE_MS, log_dir=str(tmp_path))
+    sim = SimBoard(storage, board=board, slow_save_ms=SLOW_SAVE_MS, log_dir=str(tmp_path))
     sim.start()
+    variant = sim.config.variant
     client = SerialClient(sim.port)
-    game = Game("yari")
+    game = Game(variant)
     intended = []
     cuts = cut_mid_save = resumed_with_move = 0
     try:
-        while cuts < CUTS:
+        while cuts < cuts_wanted:
             if game.result or len(intended) >= 40:       # next game
-                kind, _ = client.request("new", "yari", "-", "casual")
+                kind, _ = client.request("new", variant, "-", "casual")
                 assert kind == "ok"
-                game, intended = Game("yari"), []
-                sim.send_commands(["set " + " ".join(occupied_squares("yari")), "advance 100"])
+                game, intended = Game(variant), []
+                sim.send_commands(["set " + " ".join(occupied_squares(variant)), "advance 100"])
                 sim.sync()
             m = rng.choice(game.position.legal_moves())
             mark = len(client.frames)
@@ -65,10 +75,10 @@ def test_power_cuts_never_lose_or_duplicate_a_committed_move(tmp_path):
             if len(saved) < len(intended):
                 # the move was cut before it was saved: the player puts the board back
                 intended.pop()
-                game = Game("yari")
+                game = Game(variant)
                 for usi in intended:
                     game.play_usi(usi)
-                sim.occupied = set(occupied_squares("yari", game.position.sfen()))
+                sim.occupied = set(occupied_squares(variant, game.position.sfen()))
             else:
                 resumed_with_move += 1
             client.close()
@@ -82,6 +92,5 @@ def test_power_cuts_never_lose_or_duplicate_a_committed_move(tmp_path):
         sim.close()
     assert "Traceback" not in sim.stderr_text()
     figures = (cuts, cut_mid_save, resumed_with_move)
-    print("power cuts: %d, during a save: %d, after the save: %d" % figures)
-    assert cut_mid_save >= 10, figures           # the cuts really hit saves in progress
-    assert resumed_with_move >= 10 and cuts - resumed_with_move >= 10, figures
+    print("power cuts on %s: %d, during a save: %d, after the save: %d" % ((board,) + figures))
+    return figures

@@ -1,0 +1,61 @@
+"""The same firmware on the Wa Shogi board (11 x 11): noisy random Wa games through the real
+firmware on the MicroPython unix port must be recorded move for move, power cuts must lose
+and duplicate nothing, and a 300-ply game fits the heap budget Yari's does.
+
+The intended moves come from the rules core on CPython; the firmware sees only the switch
+changes a person's hands make (tests/test_firmware_games.py has the players and the checks).
+"""
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from shogicore.variants import variant_by_name
+from tests.test_firmware_games import play_games
+from tests.test_firmware_powercut import cut_power_during_games
+
+WA_BOARD = "wa-11x11"
+SAMPLE_GAMES = 24        # in every run: about 10 s on two cores
+ALL_GAMES = 120          # `make test-slow`
+GAMES_PER_BOARD = 12     # games per firmware process
+
+
+def run_wa_games(tmp_path, count, seed_base):
+    variant_by_name("wa")   # built once, before two threads could both start building it
+    batches = [list(range(seed_base + i, seed_base + min(i + GAMES_PER_BOARD, count)))
+               for i in range(0, count, GAMES_PER_BOARD)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        jobs = [pool.submit(play_games, tmp_path / ("board%d" % i), WA_BOARD, seeds)
+                for i, seeds in enumerate(batches)]
+        results = [job.result() for job in jobs]
+    failures = [f for batch_failures, _ in results for f in batch_failures]
+    coverages = [coverage for _, coverage in results]
+    return failures, coverages
+
+
+def total(coverages, name):
+    return sum(getattr(c, name) for c in coverages)
+
+
+def test_a_sample_of_noisy_random_wa_games_is_recorded_exactly(tmp_path):
+    failures, coverages = run_wa_games(tmp_path, SAMPLE_GAMES, 7000)
+    assert failures == []
+    drops = set().union(*(c.drops for c in coverages))
+    assert {variant for variant, _ in drops} == {"wa"} and len(drops) >= 2
+    assert total(coverages, "promoted") > 0 and total(coverages, "declined") > 0
+    assert total(coverages, "capture_first") > 0 and total(coverages, "mover_first") > 0
+    assert total(coverages, "moves") > SAMPLE_GAMES * 15
+
+
+@pytest.mark.slow
+def test_120_noisy_random_wa_games_are_recorded_exactly(tmp_path):
+    failures, coverages = run_wa_games(tmp_path, ALL_GAMES, 70000)
+    assert failures == []
+    assert len(set().union(*(c.drops for c in coverages))) >= 6
+    assert total(coverages, "moves") > ALL_GAMES * 15
+
+
+def test_power_cuts_on_the_wa_board_never_lose_or_duplicate_a_committed_move(tmp_path):
+    cuts, cut_mid_save, resumed_with_move = cut_power_during_games(tmp_path, WA_BOARD, 40, 1414)
+    assert cut_mid_save >= 4              # the cuts really hit saves in progress
+    assert resumed_with_move >= 4 and cuts - resumed_with_move >= 4
