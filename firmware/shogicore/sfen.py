@@ -28,14 +28,16 @@ def read_sfen(variant, text):
     if len(rows) != v.ranks:
         raise SfenError("board has %d ranks, %s needs %d" % (len(rows), v.name, v.ranks))
     counts = {}
+    # Characters are taken by slices, not indexes or iteration: MicroPython interns the
+    # one-letter str those make, for good, and Wa's letters would fill the qstr table.
     for r, row in enumerate(rows):
         file = v.files
         i = 0
         while i < len(row):
-            c = row[i]
+            c = row[i:i + 1]
             if "1" <= c <= "9":
                 j = i + 1
-                while j < len(row) and "0" <= row[j] <= "9":    # '11': a whole Wa rank
+                while j < len(row) and "0" <= row[j:j + 1] <= "9":    # '11': a whole Wa rank
                     j += 1
                 for _ in range(int(row[i:j])):
                     if file >= 1:
@@ -48,7 +50,7 @@ def read_sfen(variant, text):
                 if i + 1 >= len(row):
                     raise SfenError("rank %s ends with '+'" % chr(97 + r))
                 i += 1
-                symbol = "+" + row[i]
+                symbol = "+" + row[i:i + 1]
             try:
                 kind = v.kind_of(symbol.upper())
             except KeyError:
@@ -68,7 +70,9 @@ def read_sfen(variant, text):
     hands = (bytearray(len(v.symbols)), bytearray(len(v.symbols)))
     if fields[2] != "-":
         n = 0
-        for c in fields[2]:
+        hand = fields[2]
+        for i in range(len(hand)):
+            c = hand[i:i + 1]
             if "0" <= c <= "9":
                 n = n * 10 + int(c)
                 continue
