@@ -83,6 +83,14 @@ BOARD_VALUES = {
     "shogi": {"P": 90, "L": 315, "N": 405, "S": 495, "G": 540, "B": 855, "R": 990,
               "+P": 540, "+L": 540, "+N": 540, "+S": 540, "+B": 945, "+R": 1395, "K": 0},
 }
+# Wa: by how far and how freely each piece moves (docs/rules-wa.md); step movers are worth
+# little, the Flying Falcon and the Cloud Eagle are its Bishop and Rook.
+BOARD_VALUES["wa"] = BOARD_VALUES["wa-nodrops"] = {
+    "P": 100, "O": 300, "H": 400, "S": 500, "F": 900, "R": 450, "V": 400, "W": 450,
+    "G": 250, "C": 250, "U": 200, "L": 200, "M": 250, "D": 300, "E": 1000, "X": 700, "K": 0,
+    "+P": 500, "+O": 550, "+H": 350, "+S": 950, "+F": 1300, "+R": 700, "+V": 550, "+W": 550,
+    "+G": 500, "+C": 650, "+U": 900, "+L": 1000, "+M": 400, "+D": 450,
+}
 # A piece in hand can be dropped almost anywhere: worth a little more than on the board.
 HAND_BONUS_PERCENT = 10
 
@@ -94,13 +102,7 @@ class _Tables:
         self.variant = variant
         values = BOARD_VALUES[variant.name]
         size = max(variant.squares) + 1
-        king = variant.kind_of("K")
-        kinds = [king]
-        for kind in variant.hand_kinds:
-            kinds.append(kind)
-            promoted = variant.promote[kind]
-            if promoted and promoted != kind:
-                kinds.append(promoted)
+        kinds = list(variant.kinds)   # every kind: a game without drops has no hand kinds
         # worth[piece]: unsigned value, for move ordering and pruning.
         self.worth = [0] * 64
         # square_value[piece][sq]: signed value of that piece standing on that square.

@@ -14,6 +14,7 @@ from rich.text import Text
 from shogicore.notation import hodges_name
 from shogicore.position import Position, piece_colour, piece_kind
 from shogicore.variants import BLACK, WHITE, variant_by_name
+from yariboard.piecenames import piece_name
 
 # Background colour of a square per LED style (names from boardfw.ledlang); the legend
 # under the board repeats the ones in use.
@@ -111,6 +112,19 @@ def board_table(state, variant, position):
     return table
 
 
+def piece_key(variant, position):
+    """'CK Crane King, SP Sparrow Pawn, ...' for the kinds on the board and in the hands,
+    when the variant's letters need a key (yariboard.piecenames); else None."""
+    kinds = {piece_kind(position.piece_at(sq)) for sq in variant.squares if position.piece_at(sq)}
+    kinds |= {kind for kind in variant.hand_kinds
+              if position.hand_count(BLACK, kind) or position.hand_count(WHITE, kind)}
+    names = [(hodges_name(variant, kind), piece_name(variant, variant.symbol(kind)))
+             for kind in sorted(kinds)]
+    if not names or names[0][1] is None:
+        return None
+    return Text("Pieces: " + ", ".join("%s %s" % pair for pair in names), style="grey62")
+
+
 def led_colour(style):
     if style in LED_STYLES:
         return LED_STYLES[style][0]
@@ -170,4 +184,5 @@ def render(state):
     body = Table.grid(padding=(0, 3))
     body.add_row(Group(*lines), Group(Text("Moves", style="underline"), move_list(state, width=12),
                                       Text(""), info))
-    return Panel(body, title=title, title_align="left")
+    key = piece_key(variant, position)
+    return Panel(Group(body, key) if key else body, title=title, title_align="left")
