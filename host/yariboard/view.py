@@ -182,7 +182,11 @@ def render(state):
     if state.message:
         info.add_row("", state.message)
     body = Table.grid(padding=(0, 3))
-    body.add_row(Group(*lines), Group(Text("Moves", style="underline"), move_list(state, width=12),
-                                      Text(""), info))
+    moves = Group(Text("Moves", style="underline"), move_list(state, width=12), Text(""), info)
+    if variant.files > 9:   # no room beside an 11 x 11 board in 80 columns: moves go below
+        body.add_row(Group(*lines))
+        body.add_row(moves)
+    else:
+        body.add_row(Group(*lines), moves)
     key = piece_key(variant, position)
     return Panel(Group(body, key) if key else body, title=title, title_align="left")
