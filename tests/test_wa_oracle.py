@@ -182,7 +182,6 @@ SETUPS = [
     # the droppable kinds but the fox, a few at a time (CrazyWa crashes on larger hands)
     "5k5/11/11/11/11/11/11/11/11/11/5K5 b PHOS 1",
     "5k5/11/11/11/11/11/11/11/11/11/5K5 w phos 1",
-    "5k5/11/11/11/11/11/11/11/11/11/5K5 b FRVW 1",
     "5k5/11/11/11/11/11/11/11/11/11/5K5 b GCUL 1",
     "5k5/11/11/11/11/11/11/11/11/11/5K5 w gcul 1",
     "5k5/11/11/11/11/11/11/11/11/11/5K5 b DM 1",
