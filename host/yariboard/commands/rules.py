@@ -6,7 +6,7 @@ from shogicore.notation import to_usi
 
 
 def _add_position_arguments(parser):
-    parser.add_argument("--variant", default="yari", choices=("yari", "shogi"),
+    parser.add_argument("--variant", default="yari", choices=("yari", "shogi", "wa", "wa-nodrops"),
                         help="game to play (default: yari)")
     parser.add_argument("--sfen", help="start from this SFEN instead of the initial position")
     parser.add_argument("--moves", nargs="*", default=[], metavar="USI",
