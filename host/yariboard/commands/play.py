@@ -3,22 +3,48 @@
 The engine's move is lit on the board (an order) and counts once you have carried it out
 with the pieces; your moves are read by the board as usual. Ask for a hint with the board's
 button A or by typing `hint`. Every committed move goes to the archive as it happens.
+For Wa Shogi with drops, `--engine crazywa` plays CrazyWa (Debian's `crazywa`), which speaks
+the XBoard protocol.
 """
+import os
+
 import queue
 import tempfile
 
 from rich.console import Console
 
+from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
-from yariboard.commands.common import add_db_option, fail, open_archive
+from yariboard.commands.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.commands.sim import SimConsole, keyboard_lines, run_interactive
 from yariboard.engine import LEVELS, Engine
 from yariboard.link import BoardRefused, Link, LinkError
 from yariboard.recorder import Recorder
 from yariboard.session import PlaySession
+from yariboard.simboard import board_file
 from yariboard.simrig import SimRig
 from yariboard.usi import UsiEngine, UsiError
 from yariboard.view import render
+from yariboard.xboard import XBoardEngine, XBoardError
+
+XBOARD_ENGINES = ("crazywa",)   # engines run through the XBoard client, by command name
+# CrazyWa 1.0.5 keeps searching past its time and crashes beyond depth 4 from the start
+# position, so `play` asks it for a fixed depth instead of a time.
+XBOARD_DEPTH = 3
+
+
+class FixedDepth:
+    """An engine searched to a fixed depth whatever time the session offers it."""
+
+    def __init__(self, engine, depth):
+        self.engine = engine
+        self.depth = depth
+
+    def search(self, position, time_limit=None, depth=None):
+        return self.engine.search(position, depth=depth or self.depth)
+
+    def close(self):
+        self.engine.close()
 
 
 def register(subparsers):
@@ -28,7 +54,9 @@ def register(subparsers):
     parser.add_argument("--port", help="serial port of the board (default: find it by its USB ids)")
     parser.add_argument("--sim", action="store_true",
                         help="play on a simulated board, typing the sensor events (see `yariboard sim -h`)")
-    parser.add_argument("--engine", metavar="PATH", help="a USI engine to play (default: the built-in engine)")
+    parser.add_argument("--engine", metavar="PATH",
+                        help="a USI engine to play, or crazywa (XBoard) for Wa Shogi with drops "
+                             "(default: the built-in engine)")
     parser.add_argument("--level", type=int, default=5, choices=sorted(LEVELS),
                         help="built-in engine level (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=None,
@@ -36,7 +64,10 @@ def register(subparsers):
     parser.add_argument("--engine-side", choices=("black", "white"), default="white",
                         help="the side the engine plays (default %(default)s)")
     parser.add_argument("--new", action="store_true", help="start a new game on the board first")
-    parser.add_argument("--variant", default="yari", help="for --new: yari or shogi")
+    add_board_option(parser, "with --sim: the simulated board")
+    parser.add_argument("--variant", default=None,
+                        help="the game's rules: yari, shogi, wa or wa-nodrops (default: the "
+                             "simulated board's with --sim, else yari); sent with --new")
     parser.add_argument("--handicap", default="-", help="for --new: a handicap name or - (default)")
     parser.add_argument("--mode", default="casual", choices=("casual", "tournament"), help="for --new")
     parser.add_argument("--you", default="player", help="your name for the archive")
@@ -44,6 +75,10 @@ def register(subparsers):
 
 
 def make_engine(args):
+    if args.engine and os.path.basename(args.engine) in XBOARD_ENGINES:
+        # a bare name is looked up where Debian installs it (/usr/games is not always on PATH)
+        return FixedDepth(XBoardEngine(args.engine if os.sep in args.engine else None,
+                                       variant=args.variant), XBOARD_DEPTH)
     if args.engine:
         return UsiEngine(args.engine, variant=args.variant)
     return Engine(level=args.level)
@@ -51,9 +86,11 @@ def make_engine(args):
 
 def run(args):
     side = BLACK if args.engine_side == "black" else WHITE
+    if args.variant is None:
+        args.variant = board_config.load(board_file(args.board)).variant if args.sim else "yari"
     try:
         engine = make_engine(args)
-    except (UsiError, ValueError) as error:
+    except (UsiError, XBoardError, ValueError) as error:
         return fail(str(error))
     engine_name = args.engine or "built-in engine, level %d" % args.level
     names = (engine_name, args.you) if side == BLACK else (args.you, engine_name)
@@ -63,7 +100,7 @@ def run(args):
             if args.sim:
                 return play_simulated(args, archive, engine, side, names, console)
             return play_board(args, archive, engine, side, names, console)
-    except LinkError as error:
+    except (LinkError, XBoardError) as error:
         return fail(str(error))
     finally:
         engine.close()
@@ -77,7 +114,7 @@ def start_new_game(args, link):
 
 
 def play_simulated(args, archive, engine, side, names, console):
-    with SimRig(tempfile.mkdtemp(prefix="yariboard-play-"), clock="real") as rig:
+    with SimRig(tempfile.mkdtemp(prefix="yariboard-play-"), board=args.board, clock="real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
                          time_limit=args.seconds)
         sim.pump(0.2)

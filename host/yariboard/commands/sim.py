@@ -15,7 +15,7 @@ from rich.console import Console
 
 from shogicore.errors import MoveError
 from shogicore.notation import parse_usi
-from yariboard.commands.common import add_db_option, fail, open_archive
+from yariboard.commands.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.engine import Engine
 from yariboard.link import Link
 from yariboard.recorder import Recorder
@@ -42,7 +42,7 @@ def register(subparsers):
     parser.add_argument("--script", metavar="FILE", help="run the commands of FILE, then exit")
     parser.add_argument("--clock", choices=("real", "virtual"),
                         help="board time: real (default at the keyboard) or virtual (default for scripts)")
-    parser.add_argument("--board", default="yari-9x7", help="hardware/boards/NAME.json (default %(default)s)")
+    add_board_option(parser)
     parser.add_argument("--storage", metavar="DIR", help="the board's flash directory (default: a new temporary one)")
     parser.set_defaults(func=run)
 
