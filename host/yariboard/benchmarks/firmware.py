@@ -8,6 +8,8 @@ broken down into modules, the booted board and the game.
 Also: the time of one scan-and-interpret pass of the main loop, and the time from a lifted
 piece to its destinations being lit (board time, which the debounce dominates, plus the
 processor time of the pass that lights them).
+Every figure is given for each board of BOARDS: the Yari board, then the Wa Shogi board
+(11 x 11), whose bigger tables and per-square state are held to the same budget.
 """
 import json
 import os
