@@ -98,3 +98,17 @@ print(json.dumps([strip[i] for i in range(len(strip))]))
     assert current <= data["led_budget_ma"]
     assert current > 0.9 * data["led_budget_ma"]      # dimmed, not switched off
     assert current + data["pico_ma"] <= data["usb_limit_ma"]
+
+
+def test_every_wa_piece_that_can_be_dropped_has_a_drop_choice_colour_of_its_own():
+    from boardfw import ledlang
+    from shogicore.variants import variant_by_name
+    from yariboard.ledstyles import style_names
+
+    wa = variant_by_name("wa")
+    styles = [ledlang.drop_choice(wa.symbol(kind)) for kind in wa.hand_kinds]
+    assert len(styles) == 16
+    for kind, style in zip(wa.hand_kinds, styles):
+        assert style_names()[style] == "choice-" + wa.symbol(kind)
+    # the colour tells the offered piece apart from the other Wa pieces
+    assert len({ledlang.TABLE[style][0] for style in styles}) == len(styles)
