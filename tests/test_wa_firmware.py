@@ -59,3 +59,17 @@ def test_power_cuts_on_the_wa_board_never_lose_or_duplicate_a_committed_move(tmp
     cuts, cut_mid_save, resumed_with_move = cut_power_during_games(tmp_path, WA_BOARD, 40, 1414)
     assert cut_mid_save >= 4              # the cuts really hit saves in progress
     assert resumed_with_move >= 4 and cuts - resumed_with_move >= 4
+
+
+def test_a_300_ply_wa_game_leaves_the_qstr_table_below_its_next_pool(tmp_path):
+    """Past 620 names the qstr table takes another 7 KB at once (docs: README, Benchmarks):
+    Wa's letters and tables must not push the firmware over it."""
+    from yariboard.benchmarks import firmware as bench
+
+    lines, expected = bench.game_script(bench.long_game(variant="wa"), "wa")
+    control = tmp_path / "game.control"
+    control.write_text("\n".join(lines) + "\n")
+    mpy_dir = bench.compile_firmware(str(tmp_path / "mpy"))
+    profile = bench.heap_profile(mpy_dir, str(control), str(tmp_path), board=WA_BOARD)
+    assert profile["plies"] == 300
+    assert profile["qstr_pools"] == 5 and profile["qstrs"] <= 20 * (2 ** 5 - 1)
