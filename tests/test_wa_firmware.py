@@ -5,7 +5,7 @@ and duplicate nothing, and a 300-ply game fits the heap budget Yari's does.
 The intended moves come from the rules core on CPython; the firmware sees only the switch
 changes a person's hands make (tests/test_firmware_games.py has the players and the checks).
 """
-import os
+import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -13,6 +13,7 @@ import pytest
 from shogicore.variants import variant_by_name
 from tests.test_firmware_games import play_games
 from tests.test_firmware_powercut import cut_power_during_games
+from yariboard.simboard import board_file
 
 WA_BOARD = "wa-11x11"
 SAMPLE_GAMES = 24        # in every run: about 10 s on two cores
@@ -20,12 +21,13 @@ ALL_GAMES = 120          # `make test-slow`
 GAMES_PER_BOARD = 12     # games per firmware process
 
 
-def run_wa_games(tmp_path, count, seed_base):
+def run_wa_games(tmp_path, count, seed_base, board=WA_BOARD):
     variant_by_name("wa")   # built once, before two threads could both start building it
+    variant_by_name("wa-nodrops")
     batches = [list(range(seed_base + i, seed_base + min(i + GAMES_PER_BOARD, count)))
                for i in range(0, count, GAMES_PER_BOARD)]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        jobs = [pool.submit(play_games, tmp_path / ("board%d" % i), WA_BOARD, seeds)
+        jobs = [pool.submit(play_games, tmp_path / ("board%d" % i), board, seeds)
                 for i, seeds in enumerate(batches)]
         results = [job.result() for job in jobs]
     failures = [f for batch_failures, _ in results for f in batch_failures]
@@ -45,6 +47,19 @@ def test_a_sample_of_noisy_random_wa_games_is_recorded_exactly(tmp_path):
     assert total(coverages, "promoted") > 0 and total(coverages, "declined") > 0
     assert total(coverages, "capture_first") > 0 and total(coverages, "mover_first") > 0
     assert total(coverages, "moves") > SAMPLE_GAMES * 15
+
+
+def test_the_wa_board_plays_the_game_without_drops_when_its_file_says_so(tmp_path):
+    """The board plays its board file's variant: 'wa-nodrops' gives the historical game."""
+    with open(board_file(WA_BOARD)) as stream:
+        data = json.load(stream)
+    data["variant"] = "wa-nodrops"
+    path = tmp_path / "wa-nodrops.json"
+    path.write_text(json.dumps(data))
+    failures, coverages = run_wa_games(tmp_path, 6, 8000, board=str(path))
+    assert failures == []
+    assert set().union(*(c.drops for c in coverages)) == set()
+    assert total(coverages, "moves") > 6 * 15
 
 
 @pytest.mark.slow
