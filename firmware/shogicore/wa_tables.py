@@ -13,42 +13,39 @@ from shogicore.variants import KING
 
 
 def build(name="wa"):
-    # Letters and move sets are locals, not module constants: on the Pico every global name
-    # and every short str literal is a qstr for good, and the qstr table sits just below the
-    # size where it takes another 7 KB pool. A slice of a long str is not interned.
-    letters = "POHSFRVWGCULMDKEX"     # the SFEN letter of kind n is letters[n - 1]
+    # Move sets are locals, not module constants, and promoted symbols are made, not
+    # written out: on the Pico every global name and every short str literal is a qstr for
+    # good, and the qstr table sits just below the size where it takes another 7 KB pool.
+    # (The letters stay literals: a one-letter qstr costs less RAM than a str object.)
     diagonals = (FL, FR, BL, BR)
     orthogonals = (F, B, L, R)
     silver = (F, FL, FR, BL, BR)
     fox_jumps = (F, B, FL, FR, BL, BR, (0, -2), (0, 2), (-2, -2), (2, -2), (-2, 2), (2, 2))
-    sparrow = Kind(1, letters[0:1], steps=(F,), forced_ranks=1)              # Sparrow Pawn
-    oxcart = Kind(2, letters[1:2], slides=(F,), forced_ranks=1)              # Oxcart
-    horse = Kind(3, letters[2:3], slides=(F,), ranges=((B, 2),), points=3)   # Liberated Horse
-    wings = Kind(4, letters[3:4], steps=(F, B), slides=(L, R), points=4)     # Swallow's Wings
-    falcon = Kind(5, letters[4:5], steps=(F,), slides=diagonals, points=5)   # Flying Falcon
-    rabbit = Kind(6, letters[5:6], steps=(FL, FR, BL, BR, B), slides=(F,),
-                  points=3)                                                  # Running Rabbit
-    stag = Kind(7, letters[6:7], steps=silver, points=2)                     # Violent Stag
-    wolf = Kind(8, letters[7:8], steps=GOLD_STEPS, points=2)                 # Violent Wolf
-    goose = Kind(9, letters[8:9], steps=(FL, F, FR, B))                      # Flying Goose
-    cock = Kind(10, letters[9:10], steps=(FL, FR, L, R))                     # Flying Cock
-    crow = Kind(11, letters[10:11], steps=(F, BL, BR))                       # Strutting Crow
-    owl = Kind(12, letters[11:12], steps=(F, BL, BR))                        # Swooping Owl
-    monkey = Kind(13, letters[12:13], steps=(FL, F, FR, B))                  # Climbing Monkey
-    dog = Kind(14, letters[13:14], steps=(FL, FR, L, R, B))                  # Blind Dog
+    sparrow = Kind(1, "P", steps=(F,), forced_ranks=1)                       # Sparrow Pawn
+    oxcart = Kind(2, "O", slides=(F,), forced_ranks=1)                       # Oxcart
+    horse = Kind(3, "H", slides=(F,), ranges=((B, 2),), points=3)           # Liberated Horse
+    wings = Kind(4, "S", steps=(F, B), slides=(L, R), points=4)             # Swallow's Wings
+    falcon = Kind(5, "F", steps=(F,), slides=diagonals, points=5)          # Flying Falcon
+    rabbit = Kind(6, "R", steps=(FL, FR, BL, BR, B), slides=(F,), points=3)  # Running Rabbit
+    stag = Kind(7, "V", steps=silver, points=2)                            # Violent Stag
+    wolf = Kind(8, "W", steps=GOLD_STEPS, points=2)                         # Violent Wolf
+    goose = Kind(9, "G", steps=(FL, F, FR, B))                              # Flying Goose
+    cock = Kind(10, "C", steps=(FL, FR, L, R))                              # Flying Cock
+    crow = Kind(11, "U", steps=(F, BL, BR))                                 # Strutting Crow
+    owl = Kind(12, "L", steps=(F, BL, BR))                                  # Swooping Owl
+    monkey = Kind(13, "M", steps=(FL, F, FR, B))                            # Climbing Monkey
+    dog = Kind(14, "D", steps=(FL, FR, L, R, B))                            # Blind Dog
     eagle_moves = dict(steps=(L, R, BL, BR), slides=(F, B), ranges=((FL, 3), (FR, 3)))
-    eagle = Kind(16, letters[15:16], points=5, **eagle_moves)                # Cloud Eagle
-    fox = Kind(17, letters[16:17], steps=fox_jumps, points=4)                # Treacherous Fox
+    eagle = Kind(16, "E", points=5, **eagle_moves)                          # Cloud Eagle
+    fox = Kind(17, "X", steps=fox_jumps, points=4)                         # Treacherous Fox
     kinds = (
         sparrow, oxcart, horse, wings, falcon, rabbit, stag, wolf, goose, cock, crow, owl,
-        monkey, dog, Kind(KING, letters[14:15], steps=ALL_8, points=0), eagle, fox,
+        monkey, dog, Kind(KING, "K", steps=ALL_8, points=0), eagle, fox,
         Kind(18, "+" + sparrow.symbol, steps=GOLD_STEPS),                    # Golden Bird
         Kind(19, "+" + oxcart.symbol, steps=ALL_8),                          # Plodding Ox
-        Kind(31, "+" + horse.symbol,
-             steps=((-1, -2), (1, -2), (-1, 2), (1, 2))),                    # Heavenly Horse
+        Kind(31, "+" + horse.symbol, steps=((-1, -2), (1, -2), (-1, 2), (1, 2))),  # Heavenly Horse
         Kind(20, "+" + wings.symbol, slides=orthogonals),                    # Gliding Swallow
-        Kind(21, "+" + falcon.symbol, steps=(L, R),
-             slides=diagonals + (F, B)),                                     # Tenacious Falcon
+        Kind(21, "+" + falcon.symbol, steps=(L, R), slides=diagonals + (F, B)),  # Tenacious Falcon
         Kind(22, "+" + rabbit.symbol, steps=fox_jumps),                      # Treacherous Fox
         Kind(23, "+" + stag.symbol, steps=(F, L, R, FL, FR, BL, BR)),        # Roaming Boar
         Kind(24, "+" + wolf.symbol, steps=ALL_8),                            # Bear's Eyes
