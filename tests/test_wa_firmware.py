@@ -88,3 +88,51 @@ def test_a_300_ply_wa_game_leaves_the_qstr_table_below_its_next_pool(tmp_path):
     profile = bench.heap_profile(mpy_dir, str(control), str(tmp_path), board=WA_BOARD)
     assert profile["plies"] == 300
     assert profile["qstr_pools"] == 5 and profile["qstrs"] <= 20 * (2 ** 5 - 1)
+
+
+# -- the same kind of games straight through the interpreter (tests/test_interpreter_games) --
+
+def wa_scripts(count, first_seed):
+    from shogicore.game import CASUAL, TOURNAMENT
+    from tests.test_interpreter_games import Player
+
+    scripts = []
+    for i in range(count):
+        variant = variant_by_name("wa-nodrops" if i % 4 == 3 else "wa")
+        player = Player(first_seed + i, variant, mode=TOURNAMENT if i % 3 == 2 else CASUAL,
+                        plies=70)
+        script = player.run()
+        script["seen"] = player.seen
+        scripts.append(script)
+    return scripts
+
+
+def test_noisy_random_wa_games_through_the_interpreter_on_both_interpreters(tmp_path):
+    from tests.test_interpreter_games import REPLAY, replay_here
+    from tests.mpy import run_micropython
+
+    scripts = wa_scripts(24, 9000)
+    for script in scripts:
+        got = replay_here(script)
+        assert got["log"] == script["expected_log"], script["sfen"]
+        assert got["moves"] == script["expected_moves"]
+    seen = {}
+    for script in scripts:
+        for what, n in script["seen"].items():
+            seen[what] = seen.get(what, 0) + n
+    for gesture in ("capture-own-first", "capture-victim-first", "slide", "drop-choice",
+                    "promotion-chosen", "promotion-declined", "takeback-move"):
+        assert seen.get(gesture), (gesture, seen)
+    assert {s["variant"] for s in scripts} == {"wa", "wa-nodrops"}
+    sample = scripts[:8]
+    path = tmp_path / "scripts.jsonl"
+    path.write_text("".join(json.dumps(s) + "\n" for s in sample))
+    code = REPLAY + (
+        "\nimport json\n"
+        "with open(%r) as f:\n"
+        "    for line in f:\n"
+        "        print(json.dumps(replay(json.loads(line))))\n" % str(path))
+    _, out, _ = run_micropython(code)
+    results = [json.loads(line) for line in out.strip().splitlines()]
+    assert [r["moves"] for r in results] == [s["expected_moves"] for s in sample]
+    assert [r["log"] for r in results] == [s["expected_log"] for s in sample]
