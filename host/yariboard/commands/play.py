@@ -7,7 +7,6 @@ For Wa Shogi with drops, `--engine crazywa` plays CrazyWa (Debian's `crazywa`), 
 the XBoard protocol.
 """
 import os
-
 import queue
 import tempfile
 
