@@ -66,10 +66,10 @@ def test_play_against_crazywa_on_the_simulated_wa_board(tmp_path):
                             stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, COLUMNS="100"))
     try:
-        time.sleep(3)
+        time.sleep(2)
         proc.stdin.write("move 11k11j\n")
         proc.stdin.flush()
-        time.sleep(8)                  # CrazyWa answers; its move is lit as an order
+        time.sleep(5)                  # CrazyWa answers; its move is lit as an order
         proc.stdin.write("quit\n")
         proc.stdin.flush()
         out, err = proc.communicate(timeout=60)
