@@ -11,10 +11,11 @@ are compared with CrazyWa's (XBoard `setboard`, then its list of root moves):
   is counted, and most drops must be confirmed.
 CrazyWa 1.0.5 has quirks of its own, counted and shown, never taken as the rules: it
 crashes on some positions (always when Black holds a Treacherous Fox: those plies are not
-asked, and often with many kinds in hand); its list can hold pawn drops onto a file that already has its pawn, drops onto an occupied
-square and drops of pieces its side does not hold; and it never generates a move that declines promotion when it counts
-the promotion always better, where the rules (as in shogi) leave the choice to the player:
-such a move passes when its promoting twin is accepted. Any other disagreement fails.
+asked; often with many kinds in hand); its list can hold pawn drops onto a file that already
+has its pawn, drops onto an occupied square and drops of pieces its side does not hold; and
+it never generates a move that declines a promotion it counts always better, where the rules
+(as in shogi) leave the choice to the player: such a move passes when its promoting twin is
+accepted. Any other disagreement fails.
 """
 import os
 import random

@@ -76,7 +76,7 @@ def test_promotion_zones_are_the_three_far_ranks():
         "6h6i", "6h6i+"}
 
 
-# -- start position (the seed's squares, written k10 there and 10k here) -----------------------------
+# -- start position (the seed's squares, written k10 there and 10k here) ---------------------
 START_MOVES = {
     "11k": {"11j"},                                    # Oxcart
     "10k": {"11j", "9j"},                              # Blind Dog

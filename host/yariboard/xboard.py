@@ -170,8 +170,8 @@ class XBoardEngine:
             raise
 
     def _once_more_if_it_dies(self, ask, position, *args):
-        """CrazyWa 1.0.5 now and then crashes on a position after a run of others, while a
-        fresh process answers it: restart once, and count it in `restarts`."""
+        """CrazyWa 1.0.5 now and then crashes on a position that a second try answers:
+        restart once, and count it in `restarts`."""
         try:
             return ask(position, *args)
         except EngineDied:
@@ -188,9 +188,9 @@ class XBoardEngine:
 
     def root_moves(self, position):
         """(the USI moves the engine lists as playable in `position`, the one it would play
-        or None, its score in centipawns for the side to move). The list leaves out moves its search pruned, and moves with a mate score
-        (a move that leaves the King to be taken scores so too). Only the position counts,
-        not how it was reached.
+        or None, its best score in centipawns for the side to move). The list leaves out
+        moves its search pruned, and moves with a mate score (a move that leaves the King to
+        be taken scores so too). Only the position counts, not how it was reached.
 
         Each list comes from a fresh process: entries an earlier search left in the engine's
         hash table cut moves from the list (a new game does not clear them).
