@@ -11,10 +11,11 @@ are compared with CrazyWa's (XBoard `setboard`, then its list of root moves):
   is counted, and most drops must be confirmed.
 CrazyWa 1.0.5 has quirks of its own, counted and shown, never taken as the rules: it
 crashes on some positions (always when Black holds a Treacherous Fox: those plies are not
-asked, and often with many kinds in hand); its list can hold pawn drops onto a file that already has its pawn, drops onto an occupied
-square and drops of pieces its side does not hold; and it never generates a move that declines promotion when it counts
-the promotion always better, where the rules (as in shogi) leave the choice to the player:
-such a move passes when its promoting twin is accepted. Any other disagreement fails.
+asked; often with many kinds in hand); its list can hold pawn drops onto a file that already
+has its pawn, drops onto an occupied square and drops of pieces its side does not hold; and
+it never generates a move that declines a promotion it counts always better, where the rules
+(as in shogi) leave the choice to the player: such a move passes when its promoting twin is
+accepted. Any other disagreement fails.
 """
 import os
 import random
@@ -126,7 +127,9 @@ def compare(engine, position, tally):
                 continue
             after = position.copy()
             after.push_usi(usi)
-            reply = engine.search(after, depth=LIST_DEPTH)
+            # the position alone, set up afresh: replaying a long game is where the engine
+            # loses track of whose move it is
+            reply = engine.search(Position("wa", after.sfen()), depth=LIST_DEPTH)
         except EngineDied:
             tally.engine_crashes += 1
             continue
@@ -214,3 +217,32 @@ def test_set_up_positions_agree_with_crazywa(crazywa, sfen):
     tally = Tally()
     compare(crazywa, Position("wa", sfen), tally)
     _assert_clean(tally, 1)
+
+
+def test_crazywa_lists_the_51_first_moves(crazywa):
+    position = Position("wa")
+    moves, choice, _ = crazywa.root_moves(position)
+    assert moves == set(to_usi(position.variant, m) for m in position.legal_moves())
+    assert len(moves) == 51 and choice in moves
+
+
+def test_crazywa_mates_by_a_goose_drop_but_not_by_a_sparrow_drop(crazywa):
+    # The rule book's drop-mate rule, seen from the engine: with a Flying Goose in hand it
+    # mates at once on 6b; with a Sparrow Pawn it plays something else.
+    goose = Position("wa", "4lkl4/11/5V5/11/11/11/11/11/11/11/5K5 b G 1")
+    _, choice, best = crazywa.root_moves(goose)
+    assert choice == "G*6b" and best >= MATE_CENTIPAWNS
+    sparrow = Position("wa", "4lkl4/11/5V5/11/11/11/11/11/11/11/5K5 b P 1")
+    moves, choice, best = crazywa.root_moves(sparrow)
+    assert choice != "P*6b" and "P*6b" not in moves and best < MATE_CENTIPAWNS
+    assert "P*6b" not in set(to_usi(sparrow.variant, m) for m in sparrow.legal_moves())
+
+
+def test_crazywa_takes_the_promotion_where_declining_is_never_better(crazywa):
+    # A Sparrow Pawn entering the zone: both moves are legal here; CrazyWa offers only the
+    # promotion (see the module docstring), an Oxcart entering rank c it offers both ways.
+    position = Position("wa", "5k5/11/11/P1O8/11/11/11/11/11/11/5K5 b - 1")
+    assert crazywa.accepts(position, "11d11c+") and not crazywa.accepts(position, "11d11c")
+    assert crazywa.accepts(position, "9d9c") and crazywa.accepts(position, "9d9c+")
+    assert {"11d11c", "11d11c+", "9d9c", "9d9c+"} <= set(
+        to_usi(position.variant, m) for m in position.legal_moves())

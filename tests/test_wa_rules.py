@@ -76,7 +76,7 @@ def test_promotion_zones_are_the_three_far_ranks():
         "6h6i", "6h6i+"}
 
 
-# -- start position (the seed's squares, written k10 there and 10k here) -----------------------------
+# -- start position (the seed's squares, written k10 there and 10k here) ---------------------
 START_MOVES = {
     "11k": {"11j"},                                    # Oxcart
     "10k": {"11j", "9j"},                              # Blind Dog
@@ -364,3 +364,27 @@ def test_resignation_ends_the_game():
     assert game.resign(WHITE) == (BLACK, "resignation")
     with pytest.raises(MoveError):
         game.play_usi("1c1d")
+
+
+# -- the same rules on the board's interpreter ------------------------------------------------
+def test_wa_rules_are_the_same_on_micropython():
+    from tests.mpy import run_micropython
+    from tests.oracles import random_game
+    start, moves = random_game(21, variant="wa", max_plies=80)
+    code = ("from shogicore import Position\n"
+            "from shogicore.notation import to_usi\n"
+            "for name in ('wa', 'wa-nodrops'):\n"
+            "    print([Position(name).perft(d) for d in (1, 2)])\n"
+            "p = Position('wa')\n"
+            "for u in %r:\n"
+            "    p.push_usi(u)\n"
+            "print(p.sfen())\n"
+            "print(' '.join(sorted(to_usi(p.variant, m) for m in p.legal_moves())))\n" % moves)
+    _, out, _ = run_micropython(code)
+    lines = out.strip().splitlines()
+    assert lines[0] == lines[1] == "[51, 2601]"
+    position = Position(WA, start)
+    for u in moves:
+        position.push_usi(u)
+    assert lines[2] == position.sfen()
+    assert lines[3].split() == sorted(usi_moves(position))

@@ -31,6 +31,10 @@ DEFAULT_MOVE_SECONDS = 1.0
 STARTUP_SECONDS = 10.0
 GRACE_SECONDS = 5.0
 DEPTH_SEARCH_SECONDS = 120.0
+# CrazyWa 1.0.5 as Debian builds it crashes in a search from the start position at depth 5,
+# and deeper than 2 plies within a few moves of most games (Treacherous Fox moves seem to be
+# involved): every search is capped at this depth.
+DEEPEST = 2
 QUIT_SECONDS = 2.0
 # Scores at or past this size (centipawns) mean a mate was seen: CrazyWa's mate is 100000.
 MATE_CENTIPAWNS = 10000
@@ -166,8 +170,8 @@ class XBoardEngine:
             raise
 
     def _once_more_if_it_dies(self, ask, position, *args):
-        """CrazyWa 1.0.5 now and then crashes on a position after a run of others, while a
-        fresh process answers it: restart once, and count it in `restarts`."""
+        """CrazyWa 1.0.5 now and then crashes on a position that a second try answers:
+        restart once, and count it in `restarts`."""
         try:
             return ask(position, *args)
         except EngineDied:
@@ -184,9 +188,9 @@ class XBoardEngine:
 
     def root_moves(self, position):
         """(the USI moves the engine lists as playable in `position`, the one it would play
-        or None, its score in centipawns for the side to move). The list leaves out moves its search pruned, and moves with a mate score
-        (a move that leaves the King to be taken scores so too). Only the position counts,
-        not how it was reached.
+        or None, its best score in centipawns for the side to move). The list leaves out
+        moves its search pruned, and moves with a mate score (a move that leaves the King to
+        be taken scores so too). Only the position counts, not how it was reached.
 
         Each list comes from a fresh process: entries an earlier search left in the engine's
         hash table cut moves from the list (a new game does not clear them).
@@ -218,11 +222,9 @@ class XBoardEngine:
         self._start()
 
     def _search(self, position, time_limit, depth):
+        self._restart()             # a fresh process each time: CrazyWa crashes less so
         self._set_position(position)
-        if depth is not None:
-            self._send("sd %d" % depth)
-        else:
-            self._send("sd 99")
+        self._send("sd %d" % min(depth or DEEPEST, DEEPEST))
         if depth is not None and time_limit is None:
             timeout = DEPTH_SEARCH_SECONDS
             centiseconds = int(DEPTH_SEARCH_SECONDS * 100)
@@ -343,7 +345,10 @@ class XBoardEngine:
         for _ in moves:
             start.pop()
         self._new_game()
-        self._send("setboard %s" % sfen_to_xboard_fen(start.sfen()))
+        if start.sfen() != self.variant.start_sfen:
+            # CrazyWa 1.0.5 searches a set-up board only a few plies deep before it crashes;
+            # a game from the usual start is therefore replayed from 'new'.
+            self._send("setboard %s" % sfen_to_xboard_fen(start.sfen()))
         for m in moves:
             self._send("usermove %s" % usi_to_xboard(self.variant, to_usi(self.variant, m)))
 
