@@ -77,7 +77,7 @@ def test_play_against_crazywa_on_the_simulated_wa_board(tmp_path):
         proc.kill()
     assert proc.returncode == 0, err
     assert "Ann (Black) vs crazywa (White)" in out
-    assert "engine move" in out and "(depth 3)" in out
+    assert "engine move" in out and "(depth " in out
     [game] = archived(tmp_path)
     assert game.variant == "wa" and game.white == "crazywa" and game.usi_moves()[:1] == ["11k11j"]
 

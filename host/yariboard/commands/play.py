@@ -27,23 +27,6 @@ from yariboard.view import render
 from yariboard.xboard import XBoardEngine, XBoardError
 
 XBOARD_ENGINES = ("crazywa",)   # engines run through the XBoard client, by command name
-# CrazyWa 1.0.5 keeps searching past its time and crashes beyond depth 4 from the start
-# position, so `play` asks it for a fixed depth instead of a time.
-XBOARD_DEPTH = 3
-
-
-class FixedDepth:
-    """An engine searched to a fixed depth whatever time the session offers it."""
-
-    def __init__(self, engine, depth):
-        self.engine = engine
-        self.depth = depth
-
-    def search(self, position, time_limit=None, depth=None):
-        return self.engine.search(position, depth=depth or self.depth)
-
-    def close(self):
-        self.engine.close()
 
 
 def register(subparsers):
@@ -76,8 +59,7 @@ def register(subparsers):
 def make_engine(args):
     if args.engine and os.path.basename(args.engine) in XBOARD_ENGINES:
         # a bare name is looked up where Debian installs it (/usr/games is not always on PATH)
-        return FixedDepth(XBoardEngine(args.engine if os.sep in args.engine else None,
-                                       variant=args.variant), XBOARD_DEPTH)
+        return XBoardEngine(args.engine if os.sep in args.engine else None, variant=args.variant)
     if args.engine:
         return UsiEngine(args.engine, variant=args.variant)
     return Engine(level=args.level)
