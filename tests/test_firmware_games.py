@@ -51,7 +51,7 @@ class Coverage:
         self.moves += 1
         variant = position.variant
         if is_drop(m):
-            self.drops.add((variant.name, variant.symbol(m >> 17 & 15)))
+            self.drops.add((variant.name, variant.symbol(m >> 17 & 31)))
             return
         if (m ^ (1 << 16)) in position.destinations(move_from(m)):
             if is_promotion(m):

@@ -35,23 +35,34 @@ def wait_until(condition, timeout=5.0):
 
 
 def test_power_cuts_never_lose_or_duplicate_a_committed_move(tmp_path):
-    rng = random.Random(77)
+    cut_in = cut_power_during_games(tmp_path, "yari-9x7", CUTS, 77)
+    assert cut_in["append"] >= 20, cut_in             # the cuts really hit appends in progress
+    assert cut_in["compaction"] >= 5, cut_in          # ... and compactions in progress
+    assert cut_in["after the save"] >= 10, cut_in
+
+
+def cut_power_during_games(tmp_path, board, cuts_wanted, seed):
+    """Play random games on `board`, cutting the power `cuts_wanted` times; every check of
+    the module's docstring is asserted after each cut. Returns how many cuts fell in an
+    append, in a compaction, in a new game that was kept, and after the save."""
+    rng = random.Random(seed)
     storage = str(tmp_path / "flash")
     path = os.path.join(storage, "game.txt")
     tmp = os.path.join(storage, "game.tmp")
-    sim = SimBoard(storage, slow_save_ms=SLOW_SAVE_MS, log_dir=str(tmp_path))
+    sim = SimBoard(storage, board=board, slow_save_ms=SLOW_SAVE_MS, log_dir=str(tmp_path))
     sim.start()
+    variant = sim.config.variant
     client = SerialClient(sim.port)
-    game = Game("yari")
+    game = Game(variant)
     intended = []
     cuts = 0
     cut_in = {"append": 0, "compaction": 0, "new game kept": 0, "after the save": 0}
     try:
-        while cuts < CUTS:
+        while cuts < cuts_wanted:
             mark = len(client.frames)
             if game.result or len(intended) >= 12:       # next game, its first save cut now and then
                 old_id = read_save(storage).game_id
-                client.send("new", "yari", "-", "casual")
+                client.send("new", variant, "-", "casual")
                 if rng.random() < 0.8:
                     wait_until(lambda: os.path.exists(tmp))
                     time.sleep(rng.uniform(0, 0.05))
@@ -92,8 +103,8 @@ def test_power_cuts_never_lose_or_duplicate_a_committed_move(tmp_path):
             if started_new is not None:                       # the cut was of a new game
                 if saved_game.game_id != old_id:
                     assert saved == []
-                    game, intended = Game("yari"), []
-                    sim.occupied = set(occupied_squares("yari"))
+                    game, intended = Game(variant), []
+                    sim.occupied = set(occupied_squares(variant))
                 else:
                     cut_in["new game kept"] += 1
                     assert not [f for f in client.frames[mark:] if f[1] == "new"]
@@ -106,10 +117,10 @@ def test_power_cuts_never_lose_or_duplicate_a_committed_move(tmp_path):
                 if len(saved) < len(intended):
                     # the move was cut before it was saved: the player puts the board back
                     intended.pop()
-                    game = Game("yari")
+                    game = Game(variant)
                     for usi in intended:
                         game.play_usi(usi)
-                    sim.occupied = set(occupied_squares("yari", game.position.sfen()))
+                    sim.occupied = set(occupied_squares(variant, game.position.sfen()))
                 elif not torn:
                     cut_in["after the save"] += 1
             client.close()
@@ -126,8 +137,6 @@ def test_power_cuts_never_lose_or_duplicate_a_committed_move(tmp_path):
         sim.close()
     assert "Traceback" not in sim.stderr_text()
     assert "Error" not in sim.stderr_text()
-    print("power cuts: %d; in an append, a compaction, a new game kept, after the save: %s"
-          % (cuts, cut_in))
-    assert cut_in["append"] >= 20, cut_in             # the cuts really hit appends in progress
-    assert cut_in["compaction"] >= 5, cut_in          # ... and compactions in progress
-    assert cut_in["after the save"] >= 10, cut_in
+    print("power cuts on %s: %d; in an append, a compaction, a new game kept, after the save: %s"
+          % (board, cuts, cut_in))
+    return cut_in

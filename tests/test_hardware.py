@@ -40,9 +40,14 @@ def raw(path):
         return json.load(stream)
 
 
-def test_both_board_sizes_are_described():
+def test_every_board_size_is_described():
     sizes = sorted((raw(p)["files"], raw(p)["ranks"], raw(p)["variant"]) for p in BOARD_FILES)
-    assert sizes == [(7, 9, "yari"), (9, 9, "shogi")]
+    assert sizes == [(7, 9, "yari"), (9, 9, "shogi"), (11, 11, "wa")]
+
+
+def split_square(name):
+    """('11', 'k') from '11k': a file of one or two digits, then the rank letter."""
+    return name[:-1], name[-1]
 
 
 # --- pin map: fits the Pico, each GPIO once ---
@@ -62,13 +67,15 @@ def test_pin_map_fits_the_pico_header_with_each_gpio_once(path):
 def test_led_chain_is_a_serpentine_over_every_square(path):
     data = raw(path)
     chain = data["led_chain"]
-    squares = {"%d%s" % (f, r) for f in range(1, data["files"] + 1) for r in "abcdefghi"[:data["ranks"]]}
+    squares = {"%d%s" % (f, r) for f in range(1, data["files"] + 1)
+               for r in "abcdefghijk"[:data["ranks"]]}
     assert sorted(chain) == sorted(squares)
     for here, there in zip(chain, chain[1:]):  # each hop is one square: short wires
-        step = abs(int(here[0]) - int(there[0])) + abs(ord(here[1]) - ord(there[1]))
+        (file_a, rank_a), (file_b, rank_b) = split_square(here), split_square(there)
+        step = abs(int(file_a) - int(file_b)) + abs(ord(rank_a) - ord(rank_b))
         assert step == 1, (here, there)
     # The chain starts at Black's bottom-left corner, next to where the cable comes in.
-    assert chain[0] == "%di" % data["files"]
+    assert chain[0] == "%d%s" % (data["files"], "abcdefghijk"[data["ranks"] - 1])
 
 
 def test_yari_orientation_as_seen_from_black():
@@ -84,6 +91,33 @@ def test_standard_shogi_orientation_as_seen_from_black():
     assert board.square_name_at(0, 0) == "9a"
     assert board.square_name_at(8, 8) == "1i"
     assert [board.led_square(i) for i in (0, 8, 9, 80)] == ["9i", "1i", "1h", "1a"]
+
+
+def test_wa_orientation_as_seen_from_black():
+    board = config.load(os.path.join(HARDWARE, "boards", "wa-11x11.json"))
+    assert board.square_name_at(0, 0) == "11a"
+    assert board.square_name_at(10, 10) == "1k"
+    assert board.square_name_at(9, 1) == "10j"
+    assert board.matrix_position("10b") == (1, 1)
+    assert board.matrix_position("1a") == (0, 10)
+    assert [board.led_square(i) for i in (0, 10, 11, 21, 22, 120)] == [
+        "11k", "1k", "1j", "11j", "11i", "1a"]
+    for not_a_square in ("12a", "1l", "01a", "10", "k11", "1", "111a", "0a", ""):
+        with pytest.raises(ValueError):
+            board.matrix_position(not_a_square)
+
+
+def test_wa_board_uses_25_of_the_26_header_gpios_and_keeps_the_others_wiring():
+    """11 rows + 11 columns + LED + 2 buttons; ranks a-i, buttons and LED sit where they
+    sit on the smaller boards, so their controllers are wired the same way there."""
+    wa = raw(os.path.join(HARDWARE, "boards", "wa-11x11.json"))
+    used = wa["row_pins"] + wa["col_pins"] + [wa["led_pin"]] + list(wa["buttons"].values())
+    assert len(set(used)) == 25 and len(HEADER_GPIOS - set(used)) == 1
+    for other in ("yari-9x7.json", "shogi-9x9.json"):
+        small = raw(os.path.join(HARDWARE, "boards", other))
+        assert wa["row_pins"][:9] == small["row_pins"]
+        assert wa["led_pin"] == small["led_pin"] and wa["buttons"] == small["buttons"]
+        assert wa["col_pins"][0] == small["col_pins"][0]   # leftmost column on GP11
 
 
 # --- the firmware's configuration agrees with the pin map, on both interpreters ---
@@ -185,6 +219,16 @@ def test_bad_board_file_is_refused_on_cpython(tmp_path, change, message):
         config.load(str(path))
     assert message in str(error.value)
     assert str(path) in str(error.value)
+
+
+def test_twelve_files_are_refused(tmp_path):
+    data = raw(os.path.join(HARDWARE, "boards", "wa-11x11.json"))
+    data["files"] = 12
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError) as error:
+        config.load(str(path))
+    assert "files must be a whole number from 1 to 11" in str(error.value)
 
 
 def test_bad_board_files_are_refused_on_micropython(tmp_path):
@@ -408,6 +452,9 @@ def test_power_budget_uses_the_firmware_numbers(board_id):
     assert budget["Total from USB, worst case"] == total <= data["usb_limit_ma"] == budget["USB limit"]
     # The cap matters: without it the LEDs alone would overload USB many times over.
     assert budget["LEDs full white without a cap"] > 5 * data["usb_limit_ma"]
+    # ... and it leaves light to show with: the dark LEDs take only part of it.
+    assert budget["LEDs dark"] < data["led_budget_ma"] / 2
+    assert budget["Full-white squares within the cap"] >= 4
 
 
 @pytest.mark.parametrize("board_id", BOARD_IDS)

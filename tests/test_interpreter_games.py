@@ -22,7 +22,8 @@ from tests.mpy import run_micropython
 
 # Drop choices are offered cheapest first (docs/firmware-interpreter.md), written out here
 # independently of the interpreter's own table.
-DROP_ORDER = {"yari": ("P", "N", "B", "R"), "shogi": ("P", "L", "N", "S", "G", "B", "R")}
+DROP_ORDER = {"yari": ("P", "N", "B", "R"), "shogi": ("P", "L", "N", "S", "G", "B", "R"),
+              "wa": tuple("PLUDMGCVWOHRXSEF")}
 
 # The replay loop, run verbatim by both interpreters.
 REPLAY = '''

@@ -24,7 +24,8 @@ HOST_ONLY = ("boardfw/sim_hw.py", "boardfw/sim_slow_flash.py")
 # paths relative to the checkout, where the commands run (tools/ is not installed)
 FIRMWARE = os.path.relpath(resources.firmware_dir(), ROOT)
 BOARD_FILES = {variant: os.path.relpath(resources.board_file(board), ROOT)
-               for variant, board in (("yari", "yari-9x7"), ("shogi", "shogi-9x9"))}
+               for variant, board in (("yari", "yari-9x7"), ("shogi", "shogi-9x9"),
+                                                 ("wa", "wa-11x11"))}
 ARCH = "armv6m"                          # the Pico's Cortex-M0+
 # Removes modules of an earlier deploy (a stale .py would be imported before the .mpy).
 CLEAN_DEVICE = ('import os;[os.remove(d + "/" + f) for d in (%s) if d in os.listdir() '

@@ -9,7 +9,7 @@ indexes: MicroPython interns the one-letter str an index makes, for good, a slic
 
 class Board:
     name: str
-    variant: str                # the rules the board plays: 'yari' or 'shogi'
+    variant: str                # the rules the board plays: 'yari', 'shogi' or 'wa'
     files: int
     ranks: int
     row_pins: list              # GPIO of each matrix row line
@@ -29,14 +29,16 @@ class Board:
     usb_limit_ma: float
 
     def square_name_at(self, row, col):
-        """Square read by matrix row line `row` and column input `col`, e.g. '7g'."""
+        """Square read by matrix row line `row` and column input `col`, e.g. '7g' or '11k'."""
         return "%d%s" % (self.col_files[col], self.row_ranks[row:row + 1])
 
     def matrix_position(self, name):
         """(row, col) of the switch under square `name`."""
-        if isinstance(name, str) and len(name) == 2 and "1" <= name[:1] <= "9":
-            row = self.row_ranks.find(name[1:])
-            col = self.col_files.find(bytes((int(name[:1]),)))
+        # a file of one or two digits ('7g', '11k'), then the rank letter
+        if (isinstance(name, str) and 2 <= len(name) <= 3 and "1" <= name[:1] <= "9"
+                and (len(name) == 2 or "0" <= name[1:2] <= "9")):
+            row = self.row_ranks.find(name[-1:])
+            col = self.col_files.find(bytes((int(name[:-1]),)))
             if row >= 0 and col >= 0:
                 return row, col
         raise ValueError("no square '%s' on %s" % (name, self.name))

@@ -21,7 +21,7 @@ from micropython import const
 
 from boardfw.board import Board
 
-_RANK_LETTERS = const("abcdefghi")
+_RANK_LETTERS = const("abcdefghijk")
 
 _REQUIRED_KEYS = const((
     "name", "variant", "files", "ranks",
@@ -80,10 +80,10 @@ class _Check:
         return value
 
     def _count(self, data, key):
-        """Files and ranks: square names have one digit and one letter a-i."""
+        """Files and ranks: square names are a file 1-11 and a rank letter a-k."""
         value = data[key]
-        if not _is_int(value) or not 1 <= value <= 9:
-            self._fail("%s must be a whole number from 1 to 9" % key)
+        if not _is_int(value) or not 1 <= value <= 11:
+            self._fail("%s must be a whole number from 1 to 11" % key)
         return value
 
     def _number(self, data, key, zero_allowed):

@@ -362,7 +362,7 @@ class Interpreter:
         shape = _OTHER
         if n_missing == 1:
             a = missing[0]
-            if pos.piece_at(a) >> 4 == side:
+            if pos.piece_at(a) >> 5 == side:
                 self._from = a
                 if n_extra == 1:
                     self._to = extra[0]
@@ -375,9 +375,9 @@ class Interpreter:
                 shape = _VICTIM
         elif n_missing == 2 and not n_extra:
             a, b = missing
-            if pos.piece_at(b) >> 4 == side:
+            if pos.piece_at(b) >> 5 == side:
                 a, b = b, a
-            if pos.piece_at(a) >> 4 == side and pos.piece_at(b) >> 4 != side:
+            if pos.piece_at(a) >> 5 == side and pos.piece_at(b) >> 5 != side:
                 self._from = a
                 shape = _LIFT
         elif not n_missing and n_extra == 1:
@@ -427,7 +427,7 @@ class Interpreter:
         best_when = when[frm]
         reach = None
         for sq in self._touched:
-            if seen[sq] and when[sq] > best_when and self.pos.piece_at(sq) >> 4 != side:
+            if seen[sq] and when[sq] > best_when and self.pos.piece_at(sq) >> 5 != side:
                 if self._away_ms[sq] < SETTLE_MS:
                     if reach is None:
                         reach = self._destinations(frm)

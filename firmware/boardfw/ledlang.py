@@ -31,13 +31,24 @@ TABLE = (
     (0x6E5A00, _BLINK),      # HINT_TO
     (0xC87800, _OFFER),      # CHOICE_PROMOTE
     (0x787878, _OFFER),      # CHOICE_KEEP
-    (0x969696, _OFFER),      # CHOICE_P + 0: drop a Pawn
-    (0x00A0A0, _OFFER),      # ... + 1: a Lance (shogi)
+    (0x969696, _OFFER),      # CHOICE_P + 0: drop a Pawn (Wa: a Sparrow Pawn)
+    (0x00A0A0, _OFFER),      # ... + 1: a Lance (shogi; Wa: a Swooping Owl)
     (0x00AA00, _OFFER),      # ... + 2: a Knight
-    (0x5A6EBE, _OFFER),      # ... + 3: a Silver (shogi)
-    (0xC89600, _OFFER),      # ... + 4: a Gold (shogi)
+    (0x5A6EBE, _OFFER),      # ... + 3: a Silver (shogi; Wa: a Swallow's Wings)
+    (0xC89600, _OFFER),      # ... + 4: a Gold (shogi; Wa: a Flying Goose)
     (0x0000DC, _OFFER),      # ... + 5: a Bishop
-    (0xDC0000, _OFFER),      # ... + 6: a Rook
+    (0xDC0000, _OFFER),      # ... + 6: a Rook (Wa: a Running Rabbit)
+    (0x8C4614, _OFFER),      # ... + 7: Wa, an Oxcart
+    (0x3CC83C, _OFFER),      # ... + 8: Wa, a Liberated Horse
+    (0xDC00DC, _OFFER),      # ... + 9: Wa, a Flying Falcon
+    (0xC83C00, _OFFER),      # ... + 10: Wa, a Violent Stag
+    (0x6E3CC8, _OFFER),      # ... + 11: Wa, a Violent Wolf
+    (0xDC6E8C, _OFFER),      # ... + 12: Wa, a Flying Cock
+    (0x3C3CDC, _OFFER),      # ... + 13: Wa, a Strutting Crow
+    (0x96C800, _OFFER),      # ... + 14: Wa, a Climbing Monkey
+    (0x00C86E, _OFFER),      # ... + 15: Wa, a Blind Dog
+    (0x00A0DC, _OFFER),      # ... + 16: Wa, a Cloud Eagle
+    (0xC8C800, _OFFER),      # ... + 17: Wa, a Treacherous Fox
     (0x003CC8, _BLINK),      # TAKEBACK
     (0x969696, _FAST),       # IMPASSE
     (0x00A000, _BLINK),      # WINNER
@@ -49,7 +60,7 @@ TABLE = (
 # gives them; the board itself needs no names).
 (DESTINATION, LIFTED, LAST_MOVE, CHECK, FIX_PLACE, FIX_LIFT, ORDER_FROM, ORDER_TO,
  HINT_FROM, HINT_TO, CHOICE_PROMOTE, CHOICE_KEEP, CHOICE_P) = range(13)
-DROP_LETTERS = "PLNSGBR"    # the drop-choice rows from CHOICE_P on, one per piece letter
+DROP_LETTERS = "PLNSGBROHFVWCUMDEX"  # the drop-choice rows from CHOICE_P on, one per letter
 TAKEBACK, IMPASSE, WINNER, LOSER, DRAW = range(CHOICE_P + len(DROP_LETTERS), len(TABLE))
 
 

@@ -2,7 +2,7 @@
 their text in USI ('7g7f', '2c2b+', 'P*5e'), which the board and engines speak.
 
 Layout: bits 0-7 destination square, 8-15 origin square (0 for a drop), bit 16 promotion,
-bits 17-20 the dropped kind. Square 0 is padding, never a real origin.
+bits 17-21 the dropped kind. Square 0 is padding, never a real origin.
 """
 from shogicore.errors import MoveError
 
@@ -30,7 +30,7 @@ def is_drop(m):
 
 
 def drop_kind(m):
-    return (m >> 17) & 15
+    return (m >> 17) & 31
 
 
 def is_promotion(m):
@@ -45,18 +45,30 @@ def to_usi(variant, m):
     return variant.square_name(move_from(m)) + to + ("+" if is_promotion(m) else "")
 
 
+def _square_end(text, start):
+    """Index just past the square name ('7g', '11k') that begins at `start`."""
+    i = start
+    while i < len(text) and "0" <= text[i:i + 1] <= "9":
+        i += 1
+    return i + 1
+
+
 def parse_usi(variant, text):
-    """'7g7f', '2c2b+' or 'P*5e' -> move; MoveError if it is not well formed for `variant`."""
+    """'7g7f', '2c2b+', 'P*5e' (Wa: '11c11d') -> move; MoveError if it is not well formed
+    for `variant`."""
     try:
-        if len(text) == 4 and text[1] == "*":
-            kind = variant.kind_of(text[0])
+        if 4 <= len(text) <= 5 and text[1:2] == "*":
+            kind = variant.kind_of(text[:1])
             if kind not in variant.hand_kinds:
-                raise MoveError("a %s cannot be dropped: %r" % (text[0], text))
+                raise MoveError("a %s cannot be dropped: %r" % (text[:1], text))
             return (kind << 17) | variant.parse_square(text[2:])
-        if len(text) in (4, 5) and (len(text) == 4 or text[4] == "+"):
-            frm = variant.parse_square(text[:2])
-            to = variant.parse_square(text[2:4])
-            return (frm << 8) | to | (PROMOTION if len(text) == 5 else 0)
+        promote = text[-1:] == "+"
+        body = text[:-1] if promote else text
+        mid = _square_end(body, 0)
+        if len(body) >= 4 and mid > 1 and _square_end(body, mid) == len(body):
+            frm = variant.parse_square(body[:mid])
+            to = variant.parse_square(body[mid:])
+            return (frm << 8) | to | (PROMOTION if promote else 0)
     except (KeyError, ValueError) as e:
         if isinstance(e, MoveError):
             raise

@@ -12,16 +12,27 @@ from shogicore.move import parse_usi, to_usi  # re-exported: USI is notation too
 
 # -- Hodges -------------------------------------------------------------------------------
 # Hodges piece names where they differ from the SFEN letters (docs/rules.md): Yari's Knight,
-# Bishop and Rook carry a Y, and its King is the General.
+# Bishop and Rook carry a Y, and its King is the General. Wa's pieces go by the initials
+# of their English names (docs/rules-wa.md); a promoted piece is '+' and its base's name.
+_WA_NAMES = {
+    "K": "CK", "E": "CE", "F": "FF", "S": "SW", "X": "TF", "R": "RR", "V": "VS", "W": "VW",
+    "G": "FG", "C": "FC", "U": "SC", "L": "SO", "D": "BD", "M": "CM", "H": "LH", "O": "OC",
+    "P": "SP",
+}
 _HODGES_RENAMED = {
-    "yari": {"K": "G", "N": "YN", "B": "YB", "R": "YR", "+N": "+YN", "+B": "+YB", "+R": "+YR"},
+    "yari": {"K": "G", "N": "YN", "B": "YB", "R": "YR"},
+    "wa": _WA_NAMES,
+    "wa-nodrops": _WA_NAMES,
 }
 
 
 def hodges_name(variant, kind):
     """The Hodges name of `kind` ('YB', '+P', 'G'): the host's records, never the board."""
     symbol = variant.symbol(kind)
-    return _HODGES_RENAMED.get(variant.name, {}).get(symbol, symbol)
+    names = _HODGES_RENAMED.get(variant.name, {})
+    if symbol[:1] == "+":
+        return "+" + names.get(symbol[1:], symbol[1:])
+    return names.get(symbol, symbol)
 
 
 def _choice_existed(position, m):
@@ -39,7 +50,7 @@ def to_hodges(position, m):
     piece = position.board[frm]
     rivals = [x for x in position.legal_moves() if not is_drop(x) and move_to(x) == to
               and move_from(x) != frm and position.board[move_from(x)] == piece]
-    text = hodges_name(v, piece & 15)
+    text = hodges_name(v, piece & 31)
     if rivals:
         text += v.square_name(frm)
     text += ("x" if position.board[to] else "-") + v.square_name(to)
@@ -67,12 +78,13 @@ def parse_hodges(position, text):
     except ValueError:
         raise NotationError("bad destination %r in %r" % (rest, text))
     origin = None
-    if len(piece_part) > 2 and piece_part[-2].isdigit():
+    digits = [i for i, c in enumerate(piece_part) if c.isdigit()]
+    if digits and digits[0] > 0:
         try:
-            origin = v.parse_square(piece_part[-2:])
+            origin = v.parse_square(piece_part[digits[0]:])
         except ValueError:
             raise NotationError("bad origin square in %r" % (text,))
-        piece_part = piece_part[:-2]
+        piece_part = piece_part[:digits[0]]
     kind = None
     for k in v.kinds:
         if hodges_name(v, k) == piece_part:
@@ -89,7 +101,7 @@ def parse_hodges(position, text):
     if (sep == "x") != bool(position.board[to]):
         raise NotationError("%r: '%s' but %s is %s" % (
             text, sep, v.square_name(to), "occupied" if position.board[to] else "empty"))
-    own = kind | (position.side << 4)
+    own = kind | (position.side << 5)
     found = [m for m in position.legal_moves() if not is_drop(m) and move_to(m) == to
              and position.board[move_from(m)] == own
              and (origin is None or move_from(m) == origin)]

@@ -13,22 +13,22 @@ from shogicore.variants import _key_table
 from shogicore.variants import BLACK, KING, PAWN, WHITE, variant_by_name
 
 EMPTY = 0
-_WALL = const(32)
-_MOVE_BITS = const(21)  # history record: move, then the captured piece, then a check flag
-_CHECK_FLAG = const(1 << 26)
+_WALL = const(64)
+_MOVE_BITS = const(22)  # history record: move, then the captured piece, then a check flag
+_CHECK_FLAG = const(1 << 28)
 _CHUNK = const(32)  # plies per history chunk
 _SEEN_MASK = const(255)  # the repetition filter has 256 counters, one per low byte of a hash
 
 
 def piece_kind(p):
-    return p & 15
+    return p & 31
 
 
 def piece_colour(p):
-    return p >> 4
+    return p >> 5
 
 
-_PIECE_KEYS = _key_table(32, 7)
+_PIECE_KEYS = _key_table(64, 7)
 _SIDE_KEY = const(0x2AAAAAAA)
 # _TARGETS[colour][piece]: may a piece of `colour` move onto a square holding `piece`?
 # Onto an empty square or an enemy piece; never onto its own piece or the wall.
@@ -74,8 +74,8 @@ class Position:
                 if empty:
                     row += str(empty)
                     empty = 0
-                s = v.symbol(p & 15)
-                row += s if p >> 4 == BLACK else s.lower()
+                s = v.symbol(p & 31)
+                row += s if p >> 5 == BLACK else s.lower()
             if empty:
                 row += str(empty)
             rows.append(row)
@@ -107,7 +107,7 @@ class Position:
             for kind in self.variant.hand_kinds:
                 n = self.hands[colour][kind]
                 if n:
-                    h ^= keys[hand_base + n] * _PIECE_KEYS[kind | colour << 4]
+                    h ^= keys[hand_base + n] * _PIECE_KEYS[kind | colour << 5]
         return h
 
     # -- attacks ---------------------------------------------------------------------------
@@ -117,7 +117,7 @@ class Position:
         v = self.variant
         for delta, mask in v.step_attacks[by]:
             p = board[sq + delta]
-            if p >> 4 == by and (mask >> (p & 15)) & 1:
+            if p >> 5 == by and (mask >> (p & 31)) & 1:
                 return True
         for delta, mask in v.slide_attacks[by]:
             s = sq + delta
@@ -125,7 +125,16 @@ class Position:
             while p == EMPTY:
                 s += delta
                 p = board[s]
-            if p >> 4 == by and (mask >> (p & 15)) & 1:
+            if p >> 5 == by and (mask >> (p & 31)) & 1:
+                return True
+        for delta, reach, mask in v.range_attacks[by]:
+            s = sq + delta
+            p = board[s]
+            while p == EMPTY and reach > 1:
+                s += delta
+                p = board[s]
+                reach -= 1
+            if p >> 5 == by and (mask >> (p & 31)) & 1:
                 return True
         return False
 
@@ -142,13 +151,29 @@ class Position:
             s = king + delta
             while board[s] == EMPTY:
                 s += delta
-            if board[s] >> 4 != side:
+            if board[s] >> 5 != side:
                 continue
             t = s + delta
             while board[t] == EMPTY:
                 t += delta
             p = board[t]
-            if p >> 4 == enemy and (mask >> (p & 15)) & 1:
+            if p >> 5 == enemy and (mask >> (p & 31)) & 1:
+                pinned.append(s)
+        for delta, reach, mask in self.variant.range_attacks[enemy]:
+            s = king + delta
+            d = 1
+            while board[s] == EMPTY and d < reach:
+                s += delta
+                d += 1
+            if board[s] == EMPTY or board[s] >> 5 != side:
+                continue
+            t = s + delta
+            d += 1
+            while board[t] == EMPTY and d < reach:
+                t += delta
+                d += 1
+            p = board[t]
+            if d <= reach and p >> 5 == enemy and (mask >> (p & 31)) & 1:
                 pinned.append(s)
         return pinned
 
@@ -163,8 +188,8 @@ class Position:
         h = self.hash ^ _SIDE_KEY
         captured = EMPTY
         if frm == 0:
-            kind = (m >> 17) & 15
-            p = kind | (side << 4)
+            kind = (m >> 17) & 31
+            p = kind | (side << 5)
             hand = self.hands[side]
             n = hand[kind]
             hb = self.variant.size
@@ -178,16 +203,17 @@ class Position:
             captured = board[to]
             if captured:
                 h ^= keys[to] * _PIECE_KEYS[captured]
-                base = self.variant.base[captured & 15]
+            if captured and self.variant.hand_kinds:    # without drops a capture is gone
+                base = self.variant.base[captured & 31]
                 hand = self.hands[side]
                 n = hand[base]
                 hb = self.variant.size
-                hp = _PIECE_KEYS[base | (side << 4)]
+                hp = _PIECE_KEYS[base | (side << 5)]
                 h ^= keys[hb + n] * hp ^ keys[hb + n + 1] * hp
                 hand[base] = n + 1
             if m & PROMOTION:
-                p |= 8
-            elif p & 15 == KING:
+                p = self.variant.promote[p & 31] | (side << 5)
+            elif p & 31 == KING:
                 self.kings[side] = to
         board[to] = p
         h ^= keys[to] * _PIECE_KEYS[p]
@@ -206,24 +232,25 @@ class Position:
         hb = self.variant.size
         if frm == 0:
             hand = self.hands[side]
-            n = hand[p & 15]
+            n = hand[p & 31]
             h ^= keys[hb + n] * _PIECE_KEYS[p] ^ keys[hb + n + 1] * _PIECE_KEYS[p]
-            hand[p & 15] = n + 1
+            hand[p & 31] = n + 1
             board[to] = EMPTY
         else:
             if m & PROMOTION:
-                p = self.variant.base[p & 15] | (side << 4)
-            elif p & 15 == KING:
+                p = self.variant.base[p & 31] | (side << 5)
+            elif p & 31 == KING:
                 self.kings[side] = frm
             board[frm] = p
             h ^= keys[frm] * _PIECE_KEYS[p]
             board[to] = captured
             if captured:
                 h ^= keys[to] * _PIECE_KEYS[captured]
-                base = self.variant.base[captured & 15]
+            if captured and self.variant.hand_kinds:
+                base = self.variant.base[captured & 31]
                 hand = self.hands[side]
                 n = hand[base]
-                hp = _PIECE_KEYS[base | (side << 4)]
+                hp = _PIECE_KEYS[base | (side << 5)]
                 h ^= keys[hb + n] * hp ^ keys[hb + n - 1] * hp
                 hand[base] = n - 1
         self.hash = h
@@ -258,7 +285,7 @@ class Position:
             seen[slot] -= 1
         record = self._record(self.plies)
         m = record & ((1 << _MOVE_BITS) - 1)
-        self._unmake(m, (record >> _MOVE_BITS) & 31)
+        self._unmake(m, (record >> _MOVE_BITS) & 63)
         self.move_number -= 1
         return m
 
@@ -318,7 +345,7 @@ class Position:
         board = self.board
         side = self.side
         target = _TARGETS[side]
-        kind = board[sq] & 15
+        kind = board[sq] & 31
         test = in_check or kind == KING or sq in pinned
         for d in self.variant.steps[side][kind]:
             to = sq + d
@@ -333,11 +360,20 @@ class Position:
                 t = board[to]
             if target[t]:
                 self._add(out, sq, to, kind, test)
+        for d, reach in self.variant.ranges[side][kind]:
+            to = sq
+            for _ in range(reach):
+                to += d
+                t = board[to]
+                if target[t]:
+                    self._add(out, sq, to, kind, test)
+                if t != EMPTY:
+                    break
 
     def _pawn_columns(self):
         """Columns (square % stride) that hold an unpromoted pawn of the side to move (nifu)."""
         columns = bytearray(self.variant.stride)
-        own_pawn = PAWN | (self.side << 4)
+        own_pawn = PAWN | (self.side << 5)
         for sq in self.variant.squares:
             if self.board[sq] == own_pawn:
                 columns[sq % self.variant.stride] = 1
@@ -387,7 +423,7 @@ class Position:
         board = self.board
         for sq in self.variant.squares:
             p = board[sq]
-            if p and p >> 4 == side:
+            if p and p >> 5 == side:
                 self._piece_moves(sq, out, in_check, pinned)
                 if first_only and out:
                     return out
@@ -406,7 +442,7 @@ class Position:
         """Legal moves of the piece on `sq` (the squares the board lights when it is lifted)."""
         out = []
         p = self.board[sq]
-        if p == EMPTY or p == _WALL or p >> 4 != self.side:
+        if p == EMPTY or p == _WALL or p >> 5 != self.side:
             return out
         in_check = self.in_check()
         self._piece_moves(sq, out, in_check, () if in_check else self._pinned(self.side))
@@ -422,8 +458,8 @@ class Position:
     def is_legal(self, m):
         frm = (m >> 8) & 0xFF
         if frm == 0:
-            kind, to = (m >> 17) & 15, m & 0xFF
-            if m >> 21 or not self.hands[self.side][kind] or not self.variant.on_board(to):
+            kind, to = (m >> 17) & 31, m & 0xFF
+            if m >> 22 or not self.hands[self.side][kind] or not self.variant.on_board(to):
                 return False
             pawn_columns = self._pawn_columns() if kind == PAWN else None
             return self._drop_ok(kind, to, self.in_check(), pawn_columns)
@@ -484,19 +520,23 @@ class Position:
         total = 0
         for sq in v.squares:
             p = self.board[sq]
-            if p and p >> 4 == colour:
-                total += v.points[v.base[p & 15]]
+            if p and p >> 5 == colour:
+                total += v.points[v.base[p & 31]]
         for kind in v.hand_kinds:
             total += v.points[kind] * self.hands[colour][kind]
         return total
 
     def can_declare_impasse(self):
-        """Both Generals stand in their own promotion zones."""
+        """Both Generals stand in their own promotion zones (and the variant has the rule)."""
         depth = self.variant.depth
+        if not self.variant.impasse_threshold:
+            return False
         return depth[BLACK][self.kings[BLACK]] <= 3 and depth[WHITE][self.kings[WHITE]] <= 3
 
     def impasse_result(self):
         """(winner, 'impasse') by the point rule; MoveError when impasse cannot be declared."""
+        if not self.variant.impasse_threshold:
+            raise MoveError("%s has no impasse rule" % self.variant.name)
         if not self.can_declare_impasse():
             raise MoveError("impasse needs both Generals in their promotion zones")
         need = self.variant.impasse_threshold

@@ -10,7 +10,7 @@ from shogicore.errors import SfenError
 from shogicore.position import EMPTY
 from shogicore.variants import BLACK, KING, PAWN, WHITE
 
-_WALL = const(32)   # as position.py: the value of the padding around the board
+_WALL = const(64)   # as position.py: the value of the padding around the board
 
 
 def read_sfen(variant, text):
@@ -28,31 +28,36 @@ def read_sfen(variant, text):
     if len(rows) != v.ranks:
         raise SfenError("board has %d ranks, %s needs %d" % (len(rows), v.name, v.ranks))
     counts = {}
+    # Characters are taken by slices, not indexes or iteration: MicroPython interns the
+    # one-letter str those make, for good, and Wa's letters would fill the qstr table.
     for r, row in enumerate(rows):
         file = v.files
         i = 0
         while i < len(row):
-            c = row[i]
+            c = row[i:i + 1]
             if "1" <= c <= "9":
-                for _ in range(int(c)):
+                j = i + 1
+                while j < len(row) and "0" <= row[j:j + 1] <= "9":    # '11': a whole Wa rank
+                    j += 1
+                for _ in range(int(row[i:j])):
                     if file >= 1:
                         board[v.square(file, r + 1)] = EMPTY
                     file -= 1
-                i += 1
+                i = j
                 continue
             symbol = c
             if c == "+":
                 if i + 1 >= len(row):
                     raise SfenError("rank %s ends with '+'" % chr(97 + r))
                 i += 1
-                symbol = "+" + row[i]
+                symbol = "+" + row[i:i + 1]
             try:
                 kind = v.kind_of(symbol.upper())
             except KeyError:
                 raise SfenError("unknown piece %r on rank %s" % (symbol, chr(97 + r)))
             colour = BLACK if symbol.upper() == symbol else WHITE
             if file >= 1:
-                board[v.square(file, r + 1)] = kind | (colour << 4)
+                board[v.square(file, r + 1)] = kind | (colour << 5)
             file -= 1
             base = v.base[kind]
             counts[base] = counts.get(base, 0) + 1
@@ -62,10 +67,12 @@ def read_sfen(variant, text):
                             % (chr(97 + r), v.files - file, v.name, v.files))
     if fields[1] not in ("b", "w"):
         raise SfenError("side to move must be 'b' or 'w', got %r" % fields[1])
-    hands = (bytearray(16), bytearray(16))
+    hands = (bytearray(len(v.symbols)), bytearray(len(v.symbols)))
     if fields[2] != "-":
         n = 0
-        for c in fields[2]:
+        hand = fields[2]
+        for i in range(len(hand)):
+            c = hand[i:i + 1]
             if "0" <= c <= "9":
                 n = n * 10 + int(c)
                 continue
@@ -106,7 +113,7 @@ def _check_pieces(v, board):
         p = board[sq]
         if not p:
             continue
-        kind, colour = p & 15, p >> 4
+        kind, colour = p & 31, p >> 5
         if kind == KING:
             kings[colour].append(sq)
         if v.depth[colour][sq] <= v.forced[kind]:

@@ -1,10 +1,11 @@
 """Variants: board size, how each kind moves, what promotes, drop bans, end rules.
 
 A Variant holds tables only. They are built on first use by shogicore/tables.py from the
-variant's own module (yari_tables.py, shogi_tables.py), and both modules are dropped again,
-so a board's RAM holds the tables and not the code that made them.
-Kinds are small ints; a promoted kind is its base kind | 8 and the General is 15 in every
-variant, so the rest of the core never branches on the variant.
+variant's own module (yari_tables.py, shogi_tables.py, wa_tables.py), and both modules are
+dropped again, so a board's RAM holds the tables and not the code that made them.
+Kinds are small ints (1..31); the General is 15 and the pawn 1 in every variant, and the
+promote/base tables say which kind turns into which, so the rest of the core never branches
+on the variant.
 """
 import sys
 from array import array
@@ -15,9 +16,10 @@ WHITE = 1
 KING = 15
 PAWN = 1
 
-# Padding around the board: 2 ranks above and below (knight jumps), 1 column between rows.
+# Padding around the board: 2 ranks above and below (knight jumps), 1 or 2 wall columns
+# between rows (2 when a piece jumps two files, as Wa's Treacherous Fox does).
 _PAD_RANKS = const(2)
-_VARIANT_NAMES = const(("yari", "shogi"))
+_VARIANT_NAMES = const(("yari", "shogi", "wa", "wa-nodrops"))
 _built = {}
 
 
@@ -34,8 +36,9 @@ def _key_table(n, seed):
 class Variant:
     """Everything the core needs to know about one board game, precomputed for speed; the
     tables are filled in by tables.build_variant. Indexed by square: `depth`, `keys`; by
-    kind (0..15): `symbols`, `promote`, `base`, `forced`, `points`, and per colour `steps`,
-    `slides` (mailbox offsets); per attacking colour: `step_attacks`, `slide_attacks`."""
+    kind (0..31 at most): `symbols`, `promote`, `base`, `forced`, `points`, and per colour
+    `steps`, `slides`, `ranges` (mailbox offsets); per attacking colour: `step_attacks`,
+    `slide_attacks`, `range_attacks`."""
 
     start_sfen: str
     handicaps: dict             # name -> SFEN
@@ -53,25 +56,28 @@ class Variant:
     points: bytearray           # impasse points
     steps: tuple
     slides: tuple
+    ranges: tuple               # per colour, per kind: ((mailbox offset, most squares), ...)
     keys: array                 # hash keys: squares, then hand counts
     depth: tuple                # depth[colour][sq]: 1 on the colour's last rank
     step_attacks: tuple         # ((delta from target to attacker, bitmask of kinds), ...)
     slide_attacks: tuple
+    range_attacks: tuple        # ((delta, most squares, bitmask of kinds), ...)
 
-    def __init__(self, name, files, ranks):
+    def __init__(self, name, files, ranks, pad_files=1):
         self.name = name
         self.files = files
         self.ranks = ranks
-        self.stride = files + 1
-        self.size = (ranks + 2 * _PAD_RANKS) * self.stride + 1
+        self.pad_files = pad_files
+        self.stride = files + pad_files
+        self.size = (ranks + 2 * _PAD_RANKS) * self.stride + pad_files
 
     # -- squares ---------------------------------------------------------------------------
     def square(self, file, rank):
         """Square index of `file` (1 = rightmost as Black sees it) and `rank` (1 = 'a')."""
-        return (rank - 1 + _PAD_RANKS) * self.stride + (self.files - file) + 1
+        return (rank - 1 + _PAD_RANKS) * self.stride + (self.files - file) + self.pad_files
 
     def file_of(self, sq):
-        return self.files + 1 - sq % self.stride
+        return self.files + self.pad_files - sq % self.stride
 
     def rank_of(self, sq):
         return sq // self.stride - _PAD_RANKS + 1
@@ -80,10 +86,12 @@ class Variant:
         return "%d%c" % (self.file_of(sq), 96 + self.rank_of(sq))   # chr() would intern
 
     def parse_square(self, text):
-        """'7g' -> square; ValueError naming the text when it is not on this board."""
+        """'7g' or '11k' -> square; ValueError naming the text when it is not on this board."""
         # slices, not indexes: MicroPython interns the one-letter str an index makes, for good
-        if len(text) == 2 and "1" <= text[:1] <= "9" and "a" <= text[1:] <= "z":
-            file, rank = int(text[:1]), ord(text[1:]) - 96
+        digits = text[:-1]
+        if (1 <= len(digits) <= 2 and digits.isdigit() and digits[:1] != "0"
+                and "a" <= text[-1:] <= "z"):
+            file, rank = int(digits), ord(text[-1:]) - 96
             if 1 <= file <= self.files and 1 <= rank <= self.ranks:
                 return self.square(file, rank)
         raise ValueError("not a square of a %dx%d board: %r" % (self.files, self.ranks, text))
@@ -92,7 +100,7 @@ class Variant:
         if not 0 <= sq < self.size:
             return False
         r = sq // self.stride - _PAD_RANKS
-        return 0 <= r < self.ranks and sq % self.stride != 0
+        return 0 <= r < self.ranks and sq % self.stride >= self.pad_files
 
     # -- kinds -----------------------------------------------------------------------------
     def symbol(self, kind):
@@ -109,19 +117,24 @@ class Variant:
 
 
 def variant_by_name(name):
-    """'yari' or 'shogi' (a Variant passes through); ValueError for anything else.
+    """'yari', 'shogi', 'wa' or 'wa-nodrops' (a Variant passes through); ValueError for
+    anything else.
 
     Each variant's tables are built on first use, so a Yari board never pays for shogi's.
+    Rule sets of one game share its module ('wa-nodrops' -> wa_tables.py, whose build()
+    takes the name).
     """
     if isinstance(name, Variant):
         return name
     if name not in _built:
         if name not in _VARIANT_NAMES:
             raise ValueError("unknown variant %r (known: %s)" % (name, ", ".join(_VARIANT_NAMES)))
-        module = "shogicore.%s_tables" % name
-        _built[name] = __import__(module, None, None, ("build",)).build()
+        family = name.split("-")[0]
+        module = "shogicore.%s_tables" % family
+        builder = __import__(module, None, None, ("build",)).build
+        _built[name] = builder(name) if family != name else builder()
         # The builders run once: drop them, so the board's RAM holds only the tables.
-        for builder in (name + "_tables", "tables"):
+        for builder in (family + "_tables", "tables"):
             del sys.modules["shogicore.%s" % builder]
             delattr(sys.modules["shogicore"], builder)
     return _built[name]

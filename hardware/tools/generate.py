@@ -53,7 +53,7 @@ def pin_table(paths):
         return "GP%d (pin %d)" % (gpio, pico.physical_pin(gpio)) if gpio is not None else "-"
 
     signals = []
-    for rank in "abcdefghi":
+    for rank in sorted(set("".join(b.row_ranks for b in boards))):
         signals.append(("Row line, rank %s (output)" % rank,
                         [b.row_pins[b.row_ranks.index(rank)] if rank in b.row_ranks else None
                          for b in boards]))

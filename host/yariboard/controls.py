@@ -14,7 +14,7 @@ from shogicore.variants import variant_by_name
 from yariboard.link import BoardRefused, LinkError
 from yariboard.session import SIDE_WORDS
 
-VARIANTS = ("yari", "shogi")
+VARIANTS = ("yari", "shogi", "wa", "wa-nodrops")
 MODES = ("casual", "tournament")
 
 HELP = """  hint                    ask the engine for a hint, lit on the board

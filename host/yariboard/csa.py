@@ -149,7 +149,7 @@ def move_text(variant, position, move):
     if is_drop(move):
         return "%s00%s%s" % (sign, where, PIECES[variant.symbol(drop_kind(move))])
     frm = move_from(move)
-    symbol = variant.symbol(position.piece_at(frm) & 15)
+    symbol = variant.symbol(position.piece_at(frm) & 31)
     if is_promotion(move):
         symbol = "+" + symbol
     return "%s%d%d%s%s" % (sign, variant.file_of(frm), variant.rank_of(frm), where, PIECES[symbol])
@@ -329,7 +329,7 @@ def _parse_move(variant, position, statement, line):
         if not ("1" <= from_file <= "9" and "1" <= from_rank <= "9"):
             raise _at_line(line, "no square %s%s" % (from_file, from_rank))
         frm = variant.square(int(from_file), int(from_rank))
-        before = variant.symbol(position.piece_at(frm) & 15) if position.piece_at(frm) else ""
+        before = variant.symbol(position.piece_at(frm) & 31) if position.piece_at(frm) else ""
         promote = symbol.startswith("+") and not before.startswith("+")
         if before != (symbol[1:] if promote else symbol):
             raise _at_line(line, "%s: no piece on %s%s that could become %s"

@@ -28,15 +28,17 @@ WINNER_NAMES = {BLACK: "black", WHITE: "white", None: "draw"}
 
 
 def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1,
-             seconds_per_move=SECONDS_PER_MOVE, console=None, live=True, storage_dir=None):
+             seconds_per_move=SECONDS_PER_MOVE, console=None, live=True, storage_dir=None,
+             board="yari-9x7"):
     """Play one engine-vs-engine game on the simulated board; returns the archive game id.
 
     `levels`: (Black's, White's) engine levels; unequal levels make a decisive game likely.
+    `board`: the simulated board (hardware/boards/NAME.json), whose variant is played.
     """
     console = console or Console()
     names = tuple("built-in engine, level %d" % level for level in levels)
     engines = {BLACK: Engine(level=levels[0], seed=seed), WHITE: Engine(level=levels[1], seed=seed + 1)}
-    with SimRig(storage_dir) as rig:
+    with SimRig(storage_dir, board=board) as rig:
         link = Link(finder=rig.ports)
         recorder = Recorder(link, archive, black=names[0], white=names[1])
         pending = []

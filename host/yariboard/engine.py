@@ -83,6 +83,14 @@ BOARD_VALUES = {
     "shogi": {"P": 90, "L": 315, "N": 405, "S": 495, "G": 540, "B": 855, "R": 990,
               "+P": 540, "+L": 540, "+N": 540, "+S": 540, "+B": 945, "+R": 1395, "K": 0},
 }
+# Wa: by how far and how freely each piece moves (docs/rules-wa.md); step movers are worth
+# little, the Flying Falcon and the Cloud Eagle are its Bishop and Rook.
+BOARD_VALUES["wa"] = BOARD_VALUES["wa-nodrops"] = {
+    "P": 100, "O": 300, "H": 400, "S": 500, "F": 900, "R": 450, "V": 400, "W": 450,
+    "G": 250, "C": 250, "U": 200, "L": 200, "M": 250, "D": 300, "E": 1000, "X": 700, "K": 0,
+    "+P": 500, "+O": 550, "+H": 350, "+S": 950, "+F": 1300, "+R": 700, "+V": 550, "+W": 550,
+    "+G": 500, "+C": 650, "+U": 900, "+L": 1000, "+M": 400, "+D": 450,
+}
 # A piece in hand can be dropped almost anywhere: worth a little more than on the board.
 HAND_BONUS_PERCENT = 10
 
@@ -94,23 +102,17 @@ class _Tables:
         self.variant = variant
         values = BOARD_VALUES[variant.name]
         size = max(variant.squares) + 1
-        king = variant.kind_of("K")
-        kinds = [king]
-        for kind in variant.hand_kinds:
-            kinds.append(kind)
-            promoted = variant.promote[kind]
-            if promoted and promoted != kind:
-                kinds.append(promoted)
+        kinds = list(variant.kinds)   # every kind: a game without drops has no hand kinds
         # worth[piece]: unsigned value, for move ordering and pruning.
-        self.worth = [0] * 32
+        self.worth = [0] * 64
         # square_value[piece][sq]: signed value of that piece standing on that square.
-        self.square_value = [None] * 32
+        self.square_value = [None] * 64
         # hand_value[colour][kind]: signed value of one piece of that kind in that hand.
-        self.hand_value = [[0] * 16, [0] * 16]
+        self.hand_value = [[0] * 32, [0] * 32]
         # unpromoted[kind]: the kind a captured piece becomes in hand.
-        self.unpromoted = list(range(16))
+        self.unpromoted = list(range(32))
         # promoted[kind]: the kind after a promoting move.
-        self.promoted = list(range(16))
+        self.promoted = list(range(32))
         for kind in kinds:
             symbol = variant.symbol(kind)
             base = variant.base[kind] or kind
@@ -119,7 +121,7 @@ class _Tables:
             if promo:
                 self.promoted[kind] = promo
             for colour, sign in ((BLACK, 1), (WHITE, -1)):
-                piece = kind | (colour << 4)
+                piece = kind | (colour << 5)
                 self.worth[piece] = values[symbol]
                 self.square_value[piece] = [0] * size
                 for sq in variant.squares:
@@ -202,12 +204,12 @@ def move_delta(tables, position, m):
     side = position.side
     if is_drop(m):
         kind = drop_kind(m)
-        return tables.square_value[kind | (side << 4)][to] - tables.hand_value[side][kind]
+        return tables.square_value[kind | (side << 5)][to] - tables.hand_value[side][kind]
     frm = move_from(m)
     piece = position.piece_at(frm)
     moved = piece
     if is_promotion(m):
-        moved = tables.promoted[piece_kind(piece)] | (side << 4)
+        moved = tables.promoted[piece_kind(piece)] | (side << 5)
     delta = tables.square_value[moved][to] - tables.square_value[piece][frm]
     captured = position.piece_at(to)
     if captured:

@@ -181,7 +181,7 @@ def move_text(variant, position, move, last_to):
     if is_drop(move):
         return where + pieces[variant.symbol(drop_kind(move))] + "打"
     frm = move_from(move)
-    kind = position.piece_at(frm) & 15
+    kind = position.piece_at(frm) & 31
     text = where + pieces[variant.symbol(kind)]
     if is_promotion(move):
         text += "成"
@@ -364,7 +364,7 @@ def _parse_move(variant, position, match, last_to, line):
         if not (1 <= frm_file <= variant.files and 1 <= frm_rank <= variant.ranks):
             raise _at_line(line, "no square %s%s on this board" % (from_file, from_rank))
         frm = variant.square(frm_file, frm_rank)
-        if variant.symbol(position.piece_at(frm) & 15) != symbol:
+        if variant.symbol(position.piece_at(frm) & 31) != symbol:
             raise _at_line(line, "no %s on %s%s" % (piece, from_file, from_rank))
         move = make_move(frm, to, action == "成")
         candidates = [move] if position.is_legal(move) else []

@@ -48,7 +48,7 @@ def occupied_squares(variant, sfen=None):
 
 
 # The order in which the board offers drop choices (docs/firmware-interpreter.md).
-DROP_CHOICE_ORDER = {"yari": "PNBR", "shogi": "PLNSGBR"}
+DROP_CHOICE_ORDER = {"yari": "PNBR", "shogi": "PLNSGBR", "wa": "PLUDMGCVWOHRXSEF"}
 
 
 def move_gestures(position, m, rng=None, debounce_ms=30):

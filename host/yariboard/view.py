@@ -23,6 +23,7 @@ from shogicore.notation import hodges_name
 from shogicore.position import Position, piece_colour, piece_kind
 from shogicore.variants import BLACK, WHITE, variant_by_name
 from yariboard.ledstyles import MEANINGS, channels, style_names
+from yariboard.piecenames import piece_name
 
 # The mark each LED style adds to its square in the grid (drop choices: the piece letter).
 LED_MARKS = {
@@ -166,6 +167,19 @@ def board_grid(state, variant, position):
     return lines
 
 
+def piece_key(variant, position):
+    """'CK Crane King, SP Sparrow Pawn, ...' for the kinds on the board and in the hands,
+    when the variant's letters need a key (yariboard.piecenames); else None."""
+    kinds = {piece_kind(position.piece_at(sq)) for sq in variant.squares if position.piece_at(sq)}
+    kinds |= {kind for kind in variant.hand_kinds
+              if position.hand_count(BLACK, kind) or position.hand_count(WHITE, kind)}
+    names = [(hodges_name(variant, kind), piece_name(variant, variant.symbol(kind)))
+             for kind in sorted(kinds)]
+    if not names or names[0][1] is None:
+        return None
+    return Text("Pieces: " + ", ".join("%s %s" % pair for pair in names), style="grey62")
+
+
 def led_legend(state):
     """One line per style lit: its mark and colour, meaning, blinking and squares."""
     used = sorted(set(state.leds.values()), key=lambda s: STYLE_ROWS.get(s, 99))
@@ -284,4 +298,7 @@ def render(state):
         parts.append(Text("engine " + state.thinking, style="cyan"))
     if state.message:
         parts.append(Text(state.message, style="yellow"))
+    key = piece_key(variant, position)
+    if key:
+        parts.append(key)
     return Panel(Group(*parts), title=title, title_align="left")

@@ -189,8 +189,8 @@ def layout_sheet(board, facts):
     centre = {}
     for name in board.led_chain:
         row, col = board.matrix_position(name)
-        file_position = board.files - int(name[:-1])  # file 7..1 (or 9..1) from the left
-        rank_position = "abcdefghi".index(name[-1])  # rank a at the top
+        file_position = board.files - int(name[:-1])  # highest file on the left
+        rank_position = ord(name[-1]) - ord("a")  # rank a at the top
         x, y = file_position * width, -rank_position * height
         centre[name] = (x + width / 2, y - height / 2)
         axes.add_patch(plt.Rectangle((x, y - height), width, height, facecolor="#f3e2bd",
@@ -216,7 +216,7 @@ def layout_sheet(board, facts):
                   ha="center", va="bottom", fontsize=9)
     for row in range(board.ranks):
         rank = board.row_ranks[row]
-        y = -("abcdefghi".index(rank) + 0.5) * height
+        y = -(ord(rank) - ord("a") + 0.5) * height
         axes.text(board.files * width + width * 0.15, y,
                   "rank %s\nR%d GP%d" % (rank, row, board.row_pins[row]),
                   ha="left", va="center", fontsize=9)

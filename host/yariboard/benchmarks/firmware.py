@@ -11,6 +11,8 @@ beside yariboard by default, whose figures are shown for comparison.
 Also: the time of one scan-and-interpret pass of the main loop, and the time from a lifted
 piece to its destinations being lit (board time, which the debounce dominates, plus the
 processor time of the pass that lights them).
+Every figure is given for each board of BOARDS: the Yari board, then the Wa Shogi board
+(11 x 11), whose bigger tables and per-square state are held to the same budget.
 """
 import json
 import os
@@ -30,12 +32,15 @@ from yariboard.simboard import FIRMWARE, micropython_binary, move_gestures, occu
 BUDGET_KB = 64     # whole firmware, 300-ply game, 32-bit
 PLIES = 300
 SEEDS = (3, 4, 5)  # the long games: the budget holds for each
+# The boards measured, each with the piece lifted for the lift-to-light time and the square
+# that must light: a piece with a legal move in the start position.
+BOARDS = (("yari-9x7", "yari", "7i", "7h"), ("wa-11x11", "wa", "11k", "11j"))
 
 
-def long_game(plies=PLIES, seed=3):
+def long_game(plies=PLIES, seed=3, variant="yari"):
     """A random legal game of exactly `plies` moves that never ends early."""
     rng = random.Random(seed)
-    game = Game("yari")
+    game = Game(variant)
     moves = []
     while len(moves) < plies:
         candidates = game.position.legal_moves()
@@ -53,11 +58,11 @@ def long_game(plies=PLIES, seed=3):
     return moves
 
 
-def game_script(moves):
+def game_script(moves, variant="yari"):
     """Control-channel lines (docs/simulator.md) that play `moves` on a set-up board, as a
     player's hands would, and the moves' USI, which the saved game must then hold."""
-    game = Game("yari")
-    lines = ["set " + " ".join(occupied_squares("yari")), "sync boot"]  # the set-up, then boot
+    game = Game(variant)
+    lines = ["set " + " ".join(occupied_squares(variant)), "sync boot"]  # the set-up, then boot
     for m in moves:
         lines += move_gestures(game.position, m)
         game.play(m)
@@ -66,7 +71,7 @@ def game_script(moves):
 
 
 def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="main.py",
-                 timeout=120):
+                 timeout=120, board="yari-9x7"):
     """Run main.py (or a probe around it) on the control script; (stderr, stdout, storage).
 
     The serial output goes nowhere (the figures need no host) and the run ends when the
@@ -82,7 +87,7 @@ def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="m
     with open(err_path, "w") as err:
         proc = subprocess.Popen(
             [binary, "-X", "heapsize=%dK" % heap_kb, "-m", script[:-len(".py")],
-             "--board", board_file("yari-9x7"), "--storage", storage,
+             "--board", board_file(board), "--storage", storage,
              "--control", control_path, "--report", os.devnull],
             cwd=firmware_dir, stdin=serial_in, stdout=subprocess.PIPE, stderr=err,
             env=dict(os.environ, MICROPYPATH=""))
@@ -99,9 +104,11 @@ def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="m
         return f.read(), out, storage
 
 
-def plays_whole_game(binary, heap_kb, firmware_dir, control_path, expected, workdir):
+def plays_whole_game(binary, heap_kb, firmware_dir, control_path, expected, workdir,
+                     board="yari-9x7"):
     """Does the firmware, with `heap_kb` of heap, save every move of the game, fault-free?"""
-    stderr, _, storage = run_firmware(binary, firmware_dir, heap_kb, control_path, workdir)
+    stderr, _, storage = run_firmware(binary, firmware_dir, heap_kb, control_path, workdir,
+                                      board=board)
     try:
         with open(os.path.join(storage, "game.txt"), "rb") as f:
             saved = list(parse(f.read()).moves)
@@ -167,14 +174,14 @@ import main
 """
 
 
-def heap_profile(binary, firmware_dir, control_path, workdir, heap_kb=512):
+def heap_profile(binary, firmware_dir, control_path, workdir, heap_kb=512, board="yari-9x7"):
     """Heap in use at three moments and the qstr table, from one run of the game."""
     probe = os.path.join(firmware_dir, "heap_profile.py")
     with open(probe, "w") as f:
         f.write(HEAP_PROFILE)
     try:
         _, out, storage = run_firmware(binary, firmware_dir, heap_kb, control_path, workdir,
-                                       script="heap_profile.py")
+                                       script="heap_profile.py", board=board)
     finally:
         os.remove(probe)
     shutil.rmtree(storage, ignore_errors=True)
@@ -241,9 +248,7 @@ class QuietLink:
 gc.threshold(8192)   # as main.py sets it
 cfg = config.load(BOARD)
 hw = SimHardware(cfg, STORAGE)
-for square in ('7i', '6i', '5i', '4i', '3i', '2i', '1i', '7g', '6g', '5g', '4g', '3g', '2g',
-               '1g', '7a', '6a', '5a', '4a', '3a', '2a', '1a', '7c', '6c', '5c', '4c', '3c',
-               '2c', '1c'):
+for square in OCCUPIED:
     hw.matrix_pins.set(*cfg.matrix_position(square), True)
 c = Controller(hw, cfg, QuietLink(), GameStore(STORAGE, counting_opener))
 c.boot()
@@ -256,9 +261,9 @@ def passes(n):
     return time.ticks_diff(time.ticks_us(), start) / n
 
 idle = passes(2000)
-# Lift the Yari Rook on 7i: the square straight ahead, 7h, lights as a destination. The
+# Lift a piece (Yari: the Rook on 7i): a square it may go to (7h) lights as a destination. The
 # piece goes back and settles between lifts; the pass that lights it is timed 21 times.
-row, col = cfg.matrix_position('7i')
+row, col = cfg.matrix_position(LIFTED)
 lit_passes = []
 for lift in range(21):
     hw.matrix_pins.set(row, col, False)
@@ -268,7 +273,7 @@ for lift in range(21):
         t0 = time.ticks_us()
         c.step()
         spent = time.ticks_diff(time.ticks_us(), t0)
-        if hw.strip[cfg.led_index('7h')] != (0, 0, 0):
+        if hw.strip[cfg.led_index(LIT)] != (0, 0, 0):
             lit_ms = hw.ticks_ms() - lifted_at
             lit_passes.append(spent)
             break
@@ -316,13 +321,15 @@ def median(values):
     return (ordered[middle] + ordered[~middle]) / 2
 
 
-def loop_timing(binary, workdir, moves):
+def loop_timing(binary, workdir, moves, board="yari-9x7", variant="yari", lifted="7i", lit="7h"):
     """Times of the loop on a Pico-sized heap (a collection, which the loop's garbage brings
     now and then, takes time in proportion to the heap), and of a save once `moves` (USI)
     have been played."""
     storage = tempfile.mkdtemp(dir=workdir)
-    code = (LOOP_TIMING.replace("STORAGE", repr(storage)).replace("MOVES", repr(moves))
-            .replace("BOARD", repr(board_file("yari-9x7"))))
+    code = LOOP_TIMING
+    for name, value in (("STORAGE", storage), ("MOVES", moves), ("BOARD", board_file(board)),
+                        ("OCCUPIED", occupied_squares(variant)), ("LIFTED", lifted), ("LIT", lit)):
+        code = code.replace(name, repr(value))
     proc = subprocess.run([binary, "-X", "heapsize=%dK" % PICO_HEAP_KB, "-c", code],
                           cwd=FIRMWARE, capture_output=True,
                           text=True, env=dict(os.environ, MICROPYPATH=FIRMWARE), timeout=300)
@@ -345,29 +352,29 @@ def qstr_room(profile):
     return 20 * (2 ** profile["qstr_pools"] - 1) - profile["qstrs"]
 
 
-def write_control(workdir, seed):
+def write_control(workdir, seed, variant="yari"):
     """The control script of the long game of `seed`, and the moves the save must hold."""
-    lines, expected = game_script(long_game(seed=seed))
-    control_path = os.path.join(workdir, "game%d.control" % seed)
+    lines, expected = game_script(long_game(seed=seed, variant=variant), variant)
+    control_path = os.path.join(workdir, "game-%s-%d.control" % (variant, seed))
     with open(control_path, "w") as f:
         f.write("\n".join(lines) + "\n")
     return control_path, expected
 
 
-def bench_heap(binary, games, mpy_dir, workdir):
+def bench_heap(binary, games, mpy_dir, workdir, board="yari-9x7"):
     """Smallest heap for each long game, from source (first game) and as .mpy (every game)."""
     bits = word_bits(binary)
     print("-- unix port %s (%d-bit%s)" % (binary, bits, ", the Pico's word size" if bits == 32
                                           else "; the Pico is 32-bit"), flush=True)
     seed, (control_path, expected) = games[0]
     smallest = smallest_heap_kb(lambda kb: plays_whole_game(
-        binary, kb, FIRMWARE, control_path, expected, workdir))
+        binary, kb, FIRMWARE, control_path, expected, workdir, board))
     print("firmware %d-ply game, smallest heap (%d-bit, source, seed %d): %s" % (
         PLIES, bits, seed, "%d KB" % smallest if smallest else "over 512 KB"), flush=True)
     worst = 0
     for seed, (control_path, expected) in games:
         smallest = smallest_heap_kb(lambda kb: plays_whole_game(
-            binary, kb, mpy_dir, control_path, expected, workdir))
+            binary, kb, mpy_dir, control_path, expected, workdir, board))
         worst = max(worst, smallest or 10 ** 6)
         print("firmware %d-ply game, smallest heap (%d-bit, mpy, seed %d): %s" % (
             PLIES, bits, seed, "%d KB" % smallest if smallest else "over 512 KB"), flush=True)
@@ -377,7 +384,7 @@ def bench_heap(binary, games, mpy_dir, workdir):
         verdict = "for comparison; the budget is checked on 32-bit"
     print("firmware %d-ply game (%d-bit, mpy), worst of seeds %s: %d KB (%s)" % (
         PLIES, bits, ", ".join(map(str, SEEDS)), worst, verdict), flush=True)
-    profile = heap_profile(binary, mpy_dir, games[0][1][0], workdir)
+    profile = heap_profile(binary, mpy_dir, games[0][1][0], workdir, board=board)
     print("heap in use (%d-bit, mpy, after gc): modules imported %d KB, board booted %d KB, "
           "after %d plies %d KB" % (bits, profile["imported"] // 1024, profile["booted"] // 1024,
                                     profile["plies"], profile["played"] // 1024))
@@ -387,39 +394,44 @@ def bench_heap(binary, games, mpy_dir, workdir):
                                                    qstr_room(profile)), flush=True)
 
 
+def print_timing(timing, binary):
+    """The loop, save and status() figures of one board (loop_timing), one per line."""
+    print("-- loop and save times (unix port %s)" % binary)
+    print("scan-and-interpret pass, board at rest (mean of 2000): %.0f us" % timing["idle_us"])
+    print("scan-and-interpret pass, piece held up (mean of 2000): %.0f us" % timing["holding_us"])
+    print("lift to lit destinations, board time: %d ms (debounce %d ms)"
+          % (timing["lit_ms"], timing["debounce_ms"]))
+    print("lift to lit destinations, processing of that pass (median of 21 lifts): %.0f us"
+          % timing["lit_pass_us"])
+    # medians: a garbage collection now and then lands in one of the timed calls
+    saves, statuses = timing["save_us"], timing["status_us"]
+    print("save after a move, median over plies 6-15 (file on the host's disk): %.2f ms"
+          % (median(saves[5:15]) / 1000))
+    print("save after a move, median over plies 291-300: %.2f ms" % (median(saves[290:300]) / 1000))
+    print("save after a move, worst of the game (one with a compaction): %.2f ms"
+          % (max(saves) / 1000))
+    print("compaction (the whole game rewritten) at ply %d: %.2f ms"
+          % (len(saves), timing["compaction_us"] / 1000))
+    print("bytes written to flash per move, %d-ply game: %.0f"
+          % (len(saves), timing["bytes_per_move"]))
+    print("status() after a move, plies 1-10: median %.0f us, mean %.0f us"
+          % (median(statuses[:10]), mean(statuses[:10])))
+    print("status() after a move, plies 291-300: median %.0f us, mean %.0f us"
+          % (median(statuses[290:]), mean(statuses[290:])), flush=True)
+
+
 def run(binaries=()):
     binaries = list(binaries) or [micropython_binary()]
     workdir = tempfile.mkdtemp(prefix="bench-firmware-")
     try:
-        games = [(seed, write_control(workdir, seed)) for seed in SEEDS]
         mpy_dir = compile_firmware(os.path.join(workdir, "mpy"))
-        for binary in binaries:
-            bench_heap(binary, games, mpy_dir, workdir)
-        print("-- loop and save times (unix port %s)" % binaries[0])
-        timing = loop_timing(binaries[0], workdir, games[0][1][1])
-        print("scan-and-interpret pass, board at rest (mean of 2000): %.0f us" % timing["idle_us"])
-        print("scan-and-interpret pass, piece held up (mean of 2000): %.0f us"
-              % timing["holding_us"])
-        print("lift to lit destinations, board time: %d ms (debounce %d ms)"
-              % (timing["lit_ms"], timing["debounce_ms"]))
-        print("lift to lit destinations, processing of that pass (median of 21 lifts): %.0f us"
-              % timing["lit_pass_us"])
-        # medians: a garbage collection now and then lands in one of the timed calls
-        saves, statuses = timing["save_us"], timing["status_us"]
-        print("save after a move, median over plies 6-15 (file on the host's disk): %.2f ms"
-              % (median(saves[5:15]) / 1000))
-        print("save after a move, median over plies 291-300: %.2f ms"
-              % (median(saves[290:300]) / 1000))
-        print("save after a move, worst of the game (one with a compaction): %.2f ms"
-              % (max(saves) / 1000))
-        print("compaction (the whole game rewritten) at ply %d: %.2f ms"
-              % (len(saves), timing["compaction_us"] / 1000))
-        print("bytes written to flash per move, %d-ply game: %.0f"
-              % (len(saves), timing["bytes_per_move"]))
-        print("status() after a move, plies 1-10: median %.0f us, mean %.0f us"
-              % (median(statuses[:10]), mean(statuses[:10])))
-        print("status() after a move, plies 291-300: median %.0f us, mean %.0f us"
-              % (median(statuses[290:]), mean(statuses[290:])))
+        for board, variant, lifted, lit in BOARDS:
+            print("== board %s (%s)" % (board, variant), flush=True)
+            games = [(seed, write_control(workdir, seed, variant)) for seed in SEEDS]
+            for binary in binaries:
+                bench_heap(binary, games, mpy_dir, workdir, board)
+            print_timing(loop_timing(binaries[0], workdir, games[0][1][1], board, variant, lifted,
+                                     lit), binaries[0])
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -219,7 +219,7 @@ for sfen in json.load(open(%r)):
     p = Position(variant_by_name(%r), sfen)
     for sq in p.variant.squares:
         piece = p.piece_at(sq)
-        if piece and piece >> 4 == p.side:
+        if piece and piece >> 5 == p.side:
             t = time.ticks_us()
             p.destinations(sq)
             times.append(time.ticks_diff(time.ticks_us(), t))
@@ -242,7 +242,7 @@ def bench_lift():
                 p = Position(variant, sfen)
                 for sq in variant.squares:
                     piece = p.piece_at(sq)
-                    if piece and piece >> 4 == p.side:
+                    if piece and piece >> 5 == p.side:
                         t = time.perf_counter()
                         p.destinations(sq)
                         cp.append((time.perf_counter() - t) * 1e6)

@@ -2,6 +2,7 @@
 import argparse
 import sys
 
+from boardfw import config as board_config
 from yariboard import resources
 from yariboard.archive import DB_ENV, Archive
 
@@ -27,9 +28,11 @@ def fail(message):
 def board_name(text):
     """argparse type of `--board`: a board with a board file (or a path to a .json one)."""
     try:
-        resources.board_file(text)
+        board_config.load(resources.board_file(text))
     except resources.UnknownBoard as error:
         raise argparse.ArgumentTypeError(str(error))
+    except (OSError, ValueError) as error:   # a board file that does not load
+        raise argparse.ArgumentTypeError("board file %s: %s" % (text, error))
     return text
 
 

@@ -1,6 +1,6 @@
 """`yariboard demo`: watch two engines play a whole game through the simulated board."""
 from yariboard import demo
-from yariboard.commands.common import add_db_option, open_archive
+from yariboard.commands.common import add_board_option, add_db_option, open_archive
 
 
 def register(subparsers):
@@ -18,13 +18,14 @@ def register(subparsers):
     parser.add_argument("--max-plies", type=int, default=demo.DEFAULT_MAX_PLIES,
                         help="adjudicate by material after this many moves")
     parser.add_argument("--seed", type=int, default=1, help="engine randomness (a different game per seed)")
+    add_board_option(parser, "the board to play on (its variant is the game's)")
     parser.set_defaults(func=run)
 
 
 def run(args):
     with open_archive(args) as archive:
         game_id = demo.run_demo(archive, levels=(args.black_level, args.white_level), max_plies=args.max_plies, seed=args.seed,
-                                seconds_per_move=args.seconds)
+                                seconds_per_move=args.seconds, board=args.board)
         record = archive.game(game_id)
     print("game %d saved in %s: %d moves, %s (%s)" % (
         game_id, archive.path, len(record.moves), record.winner or "unfinished", record.reason or "-"))

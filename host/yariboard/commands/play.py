@@ -5,16 +5,19 @@ with the pieces; your moves are read by the board as usual. Ask for a hint with 
 button A or by typing `hint`; the other host controls (take back, resign, new game, set-up,
 replay) are in controls.py. Holding A on the board resigns for you, never for the engine.
 An optional game clock (clocks.py) sets the engine's time and records a flag fall. Every
-committed move goes to the archive as it happens.
+committed move goes to the archive as it happens. For Wa Shogi with drops, `--engine crazywa`
+plays CrazyWa (Debian's `crazywa`), which speaks the XBoard protocol.
 """
 import argparse
+import os
 import queue
 
 from rich.console import Console
 from rich.text import Text
 
+from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
-from yariboard import fsf
+from yariboard import fsf, resources
 from yariboard.commands.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.clocks import GameClock, parse_time_control
 from yariboard.controls import HELP as CONTROLS_HELP
@@ -28,6 +31,9 @@ from yariboard.session import PlaySession
 from yariboard.simrig import SimRig
 from yariboard.usi import UsiEngine, UsiError
 from yariboard.view import render
+from yariboard.xboard import XBoardEngine, XBoardError
+
+XBOARD_ENGINES = ("crazywa",)   # engines run through the XBoard client, by command name
 
 
 def register(subparsers):
@@ -38,8 +44,9 @@ def register(subparsers):
     parser.add_argument("--sim", action="store_true",
                         help="play on a simulated board, typing the sensor events (see `yariboard sim -h`)")
     parser.add_argument("--engine", metavar="PATH",
-                        help="a USI engine to play, or `fsf` for Fairy-Stockfish (installed with "
-                             "`yariboard engines install fsf`; default: the built-in engine)")
+                        help="a USI engine to play, `fsf` for Fairy-Stockfish (installed with "
+                             "`yariboard engines install fsf`), or crazywa (XBoard) for Wa Shogi "
+                             "with drops (default: the built-in engine)")
     parser.add_argument("--skill", type=skill_level, metavar="-20..20",
                         help="with --engine fsf: Fairy-Stockfish's skill level (default 20, full strength)")
     parser.add_argument("--nodes", type=positive_int, metavar="N",
@@ -86,11 +93,14 @@ def positive_int(text):
 
 def make_engine(args):
     if fsf.is_fsf_name(args.engine):
-        return fsf.open_engine(args.variant, node=args.node, skill=args.skill, nodes=args.nodes)
+        return fsf.open_engine(args.engine_variant, node=args.node, skill=args.skill, nodes=args.nodes)
     if args.skill is not None or args.nodes is not None or args.node is not None:
         raise ValueError("--skill, --nodes and --node are for --engine fsf")
+    if args.engine and os.path.basename(args.engine) in XBOARD_ENGINES:
+        # a bare name is looked up where Debian installs it (/usr/games is not always on PATH)
+        return XBoardEngine(args.engine if os.sep in args.engine else None, variant=args.engine_variant)
     if args.engine:
-        return UsiEngine(args.engine, variant=args.variant or "yari")
+        return UsiEngine(args.engine, variant=args.engine_variant)
     return Engine(level=args.level)
 
 
@@ -105,8 +115,11 @@ def engine_label(args):
 
 def run(args):
     side = BLACK if args.engine_side == "black" else WHITE
-    if (args.new or args.variant or args.handicap) and args.mode is None:
-        args.mode = "casual"              # a new game is casual unless --mode says otherwise
+    if args.variant is None:   # the engine plays the board's game; no new game is asked for
+        args.engine_variant = (board_config.load(resources.board_file(board_for(args))).variant
+                               if args.sim else "yari")
+    else:
+        args.engine_variant = args.variant
     try:
         if args.seconds is not None and args.seconds <= 0:
             raise ValueError("--seconds must be above 0, not %g" % args.seconds)
@@ -114,7 +127,7 @@ def run(args):
         if args.variant is not None or args.handicap is not None:
             check_game_options(args, args.variant or "yari")
         engine = make_engine(args)
-    except (UsiError, ValueError) as error:
+    except (UsiError, XBoardError, ValueError) as error:
         return fail(str(error))
     args.clock = GameClock(control) if control else None
     engine_name = engine_label(args)
@@ -125,7 +138,7 @@ def run(args):
             if args.sim:
                 return play_simulated(args, archive, engine, side, names, console)
             return play_board(args, archive, engine, side, names, console)
-    except LinkError as error:
+    except (LinkError, XBoardError) as error:
         return fail(str(error))
     finally:
         engine.close()

@@ -6,8 +6,10 @@ from shogicore.notation import to_usi
 
 
 def _add_position_arguments(parser):
-    parser.add_argument("--variant", default="yari", choices=("yari", "shogi"),
-                        help="game to play (default: yari)")
+    parser.add_argument("--variant", default="yari",
+                        choices=("yari", "shogi", "wa", "wa-nodrops"),
+                        help="game to play (default: yari; wa: Wa Shogi with drops, "
+                             "wa-nodrops: without)")
     parser.add_argument("--sfen", help="start from this SFEN instead of the initial position")
     parser.add_argument("--moves", nargs="*", default=[], metavar="USI",
                         help="USI moves to play first, e.g. 7g7f 3c3d")
