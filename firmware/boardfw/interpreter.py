@@ -255,6 +255,7 @@ class Interpreter:
         self._impasse_ms = None
         self._refused = False
         self._setup = False
+        self._shown = None
 
     def _rebuild(self, now_ms):
         """Recompute the expected occupancy and the difference after the position changed."""
@@ -281,6 +282,7 @@ class Interpreter:
         self._reseating = False
         self._impasse_ms = None
         self._refused = False
+        self._shown = None  # (from, to, sequence no.) of the last move put down, see _overlap
         self._changed_ms = now_ms
         self._classify()
         self._acted = False
@@ -325,6 +327,10 @@ class Interpreter:
         self._changed_ms = now_ms
         self._acted = False
         self._classify()
+        shape = self._shape
+        if (occupied and (shape == _MOVE or shape == _DROP) and sq == self._to
+                and not self._standing()):
+            self._shown = (self._from, sq, self._seq)
         if self._shape != _OTHER:
             self._refused = False
         if self._setup and self._shape == _MATCH:
@@ -476,6 +482,10 @@ class Interpreter:
             return
         if self.game.result is not None:
             return
+        if self._shown is not None and self._overlap():
+            if not self._acted:
+                self._settle(now_ms)  # the first move is in: the reply may be complete too
+            return
         if shape == _MOVE or shape == _DROP:
             if self._order is not None:
                 if self._order_matches():
@@ -494,6 +504,69 @@ class Interpreter:
                 self._refuse("illegal-move")
         elif shape == _OTHER:
             self._refuse("board-mismatch")
+
+    def _overlap(self):
+        """Did the opponent move before the mover's move settled? True if that was decided.
+
+        The board showed a complete move (`_shown`) and then changed further. If the piece
+        put down then is still there, untouched, yet the board now reads as something else,
+        two moves were made: the mover's hand left that piece where it was, so another hand
+        made the rest (the order of the switch events shows it). Then, or when the board
+        rests in a state no single move explains, the board is read as the shown move plus
+        one legal reply (or, with that sign, a reply begun); if that reading fails, a board with the sign of two moves is refused
+        (never read as one move nobody made) and otherwise read as before.
+        """
+        frm, to, seq = self._shown
+        shape = self._shape
+        overlapped = (self._standing()
+                      and not (self._to == to and self._from == frm
+                               and (shape == _MOVE or shape == _DROP)))
+        if not overlapped and shape != _OTHER and shape != _LIFT and shape != _VICTIM:
+            return False
+        self._from = frm
+        self._to = to
+        self._shape = _MOVE if frm else _DROP
+        first = self._candidates()
+        if len(first) == 1 and (self._order is None or self._order == first[0]):
+            game = self.game
+            changed = self._changed_ms
+            touched = self._touched[:]
+            game.play(first[0])
+            # its destination counts as lifted only if touched since it was put down
+            self._reread(changed, [sq for sq in touched if sq != to]
+                         + ([to] if self._when[to] != seq else []))
+            shape = self._shape
+            if game.result is None and (
+                    ((shape == _MOVE or shape == _DROP) and self._candidates())
+                    or (overlapped and (shape == _LIFT or shape == _VICTIM))):
+                self._order = None
+                self._hint = None
+                self._emit(("move", first[0]))
+                return True  # the reply, complete or in hand, is read as any move is
+            game.undo()
+            self._reread(changed, touched)
+            self._shown = (frm, to, seq)
+            self._acted = True
+        else:
+            self._classify()
+        if overlapped:
+            self._refuse("board-mismatch")
+        return overlapped
+
+    def _standing(self):
+        """Is the piece of the shown move still where it was put down, untouched since?
+        (Then a piece put down elsewhere came from another hand.)"""
+        shown = self._shown
+        return shown is not None and self._seen[shown[1]] and self._when[shown[1]] == shown[2]
+
+    def _reread(self, changed_ms, touched):
+        """_rebuild for a position changed mid-gesture: the lifted squares still count."""
+        self._rebuild(changed_ms)
+        expected = self._expected
+        for sq in touched:
+            if expected[sq] and sq not in self._touched:
+                self._touched.append(sq)
+        self._classify()
 
     def _hand_size(self):
         # (its own method: a generator in _settle would cost an allocation on every pass)
