@@ -27,6 +27,7 @@ _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps the
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
 _LEDTEST_COLOURS = const(((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)))
 _MISMATCH_PHASES = const(("setup", "refused"))
+_LONGEST_RESULT = const("white:perpetual-check")  # the longest result word
 _MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
 # Events after which the game must be saved before anything is announced.
 _SAVED_EVENTS = const(("move", "undo", "illegal", "resign", "impasse"))
@@ -74,6 +75,7 @@ class Controller:
         self._led_at = None           # bytearray: rules-core square -> LED index
         self._reported_mismatch = []
         self._last_request = None     # (line, reply words) for retried requests
+        self._last_seq = None         # SEQ of the last changing request carried out
         self._last_variant = None
 
     # -- boot and loop -------------------------------------------------------------------
@@ -299,9 +301,13 @@ class Controller:
             return ("err", "-", e.code) + message_words(e.message)
         rseq = str(seq)
         try:
-            protocol.check_request(verb, args)
+            changes = protocol.check_request(verb, args)
+            if changes and not protocol.request_is_new(seq, self._last_seq):
+                raise protocol.ProtocolError(protocol.E_STALE, "an old request: not carried out")
             words = self._answer(verb, args, now)
             reply = ("ok", rseq, verb) + tuple(words)
+            if changes:
+                self._last_seq = seq
         except protocol.ProtocolError as e:
             reply = ("err", rseq, e.code) + message_words(e.message)
         except Exception as e:  # a fault in the firmware itself: report it, keep running
@@ -314,7 +320,8 @@ class Controller:
         game = self.game
         if verb == "version":
             return (str(protocol.PROTOCOL_VERSION), _FIRMWARE_VERSION, self.config.variant,
-                    self.config.name.replace(" ", "-"))
+                    self.config.name.replace(" ", "-"),
+                    "-" if self._last_seq is None else str(self._last_seq))
         if verb == "state":
             return [self.game_id, game.variant.name, game.mode, str(self._ply()),
                     protocol.result_word(game.result)] + self._sfen_words()
@@ -362,11 +369,16 @@ class Controller:
         if mode not in (CASUAL, TOURNAMENT):
             raise protocol.ProtocolError(protocol.E_VARIANT, "mode is casual or tournament")
         try:
-            return _make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
+            game = _make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
         except SfenError as e:
             raise protocol.ProtocolError(protocol.E_SFEN, str(e))
         except ValueError as e:
             raise protocol.ProtocolError(protocol.E_VARIANT, str(e))
+        # The longest reply a game gives is `state`; refuse now, before anything changes, a
+        # position whose state would not fit a frame (every later reply would fail).
+        protocol.encode(65535, ("ok", "65535", "state", "01234567", variant_name, mode, "99999",
+                                _LONGEST_RESULT) + tuple(game.position.sfen().split()))
+        return game
 
     def _legal_move(self, usi):
         if self.game.result is not None:

@@ -94,7 +94,7 @@ class Link:
             for path in self.candidates():
                 try:
                     self._open(path)
-                    self.version = self.request("version")
+                    self._hello_board()
                 except (Disconnected, BoardRefused, OSError, serial.SerialException):
                     self._close()
                     continue
@@ -109,6 +109,14 @@ class Link:
                                 % (tried, describe_ports()))
             self._set_status("waiting for the board (unplugged?)")
             time.sleep(0.2)
+
+    def _hello_board(self):
+        """Ask `version`; continue numbering after the last changing request the board
+        carried out (docs/protocol.md: older numbers are refused as stale)."""
+        self.version = self.request("version")
+        last = self.version[4] if len(self.version) > 4 else "-"
+        if last.isdigit() and int(last) < 65536:
+            self.seq = protocol.next_seq(int(last))
 
     def _open(self, path):
         self._close()
@@ -196,7 +204,18 @@ class Link:
 
         Raises BoardRefused for an `err` reply, Disconnected when the board does not answer
         after `retries` resends or the port fails. Events arriving meanwhile are queued.
+        A request refused as stale (another host numbered past ours) is sent once more,
+        numbered after the board's last: it was not carried out, so that is safe.
         """
+        try:
+            return self._request(verb, args)
+        except BoardRefused as refusal:
+            if refusal.code != protocol.E_STALE or verb == "version":
+                raise
+        self._hello_board()
+        return self._request(verb, args)
+
+    def _request(self, verb, args):
         seq = self.seq
         self.seq = protocol.next_seq(seq)
         frame = protocol.encode(seq, [verb] + [str(a) for a in args])
