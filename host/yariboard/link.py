@@ -15,6 +15,8 @@ import serial
 from serial.tools import list_ports
 
 from boardfw import protocol
+from yariboard import replies
+from yariboard.replies import BadReply
 
 PICO_VID = 0x2E8A
 PICO_PID = 0x0005
@@ -95,7 +97,7 @@ class Link:
                 try:
                     self._open(path)
                     self._hello_board()
-                except (Disconnected, BoardRefused, OSError, serial.SerialException):
+                except (Disconnected, BoardRefused, BadReply, OSError, serial.SerialException):
                     self._close()
                     continue
                 self.connections += 1
@@ -113,7 +115,7 @@ class Link:
     def _hello_board(self):
         """Ask `version`; continue numbering after the last changing request the board
         carried out (docs/protocol.md: older numbers are refused as stale)."""
-        self.version = self.request("version")
+        self.version = replies.version(self.request("version"))
         last = self.version[4] if len(self.version) > 4 else "-"
         if last.isdigit() and int(last) < 65536:
             self.seq = protocol.next_seq(int(last))
