@@ -18,8 +18,8 @@ from shogicore.notation import parse_hodges, to_hodges, to_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
-from yariboard.records import (GameRecord, MoveRecord, RecordError, parse_stamp, replay,
-                               stamp, start_sfen_for)
+from yariboard.records import (FIRST_YEAR, LAST_YEAR, GameRecord, MoveRecord, RecordError,
+                               parse_stamp, replay, stamp, start_sfen_for)
 
 FORMATS = ("pgn", "kif", "json")
 EXTENSIONS = {".pgn": "pgn", ".txt": "pgn", ".kif": "kif", ".kifu": "kif", ".json": "json"}
@@ -151,11 +151,8 @@ def _pgn_record(tags, body, first_line):
         return default, first_line
 
     record = GameRecord()
-    try:
-        record.variant, line = tag("Variant")
-        variant = variant_by_name(record.variant)
-    except ValueError as error:
-        raise _at_line(line, error)
+    record.variant, line = tag("Variant")
+    variant = _checked(variant_by_name, record.variant, line=line)
     record.black, _ = tag("Black", "")
     record.white, _ = tag("White", "")
     record.date, line = tag("Date")
@@ -355,6 +352,9 @@ def read_kif(text):
                         tzinfo=datetime.timezone.utc)
                 except ValueError:
                     raise _at_line(number, "bad start date %r (expected YYYY/MM/DD HH:MM:SS)" % value)
+                if not FIRST_YEAR <= start.year <= LAST_YEAR:
+                    raise _at_line(number, "start date %r out of range (years %d to %d)"
+                                   % (value, FIRST_YEAR, LAST_YEAR))
                 record.date = clock = stamp(start)
             elif key == "手合割" and value != "平手":
                 raise _at_line(number, "only even games (手合割：平手) are read from KIF, not %r" % value)
@@ -395,8 +395,7 @@ def read_kif(text):
             raise _at_line(number, "missing 開始日時 (start date) header")
         move = _kif_parse_move(variant, position, match, last_to, number)
         if match.group(8) is not None:
-            clock = stamp(parse_stamp(clock) + datetime.timedelta(
-                minutes=int(match.group(8)), seconds=int(match.group(9))))
+            clock = _checked(_kif_clock, clock, match.group(8), match.group(9), line=number)
         record.moves.append(MoveRecord(to_usi(variant, move), clock))
         move_lines.append(number)
         position.push(move)
@@ -407,6 +406,16 @@ def read_kif(text):
     if start is None:
         raise RecordError("line 1: missing 開始日時 (start date) header")
     return [_validated(record, 1, move_lines)]
+
+
+def _kif_clock(clock, minutes, seconds):
+    """The time after a move that took `minutes`:`seconds`, as a checked stamp."""
+    try:
+        later = parse_stamp(clock) + datetime.timedelta(minutes=int(minutes),
+                                                        seconds=int(seconds))
+    except OverflowError:
+        raise RecordError("move time %s:%s is out of range" % (minutes[:12], seconds))
+    return stamp(parse_stamp(stamp(later)))   # refused past the last year a stamp may have
 
 
 def _kif_ending(word, position, line):
@@ -446,6 +455,8 @@ def _kif_parse_move(variant, position, match, last_to, line):
     else:
         if not from_file:
             raise _at_line(line, "a move needs its origin square, as (77)")
+        if from_file == "0" or from_rank == "0":
+            raise _at_line(line, "no square %s%s on the board" % (from_file, from_rank))
         frm = variant.square(int(from_file), int(from_rank))
         if variant.symbol(position.piece_at(frm) & 15) != symbol:
             raise _at_line(line, "no %s on %s%s" % (piece, from_file, from_rank))
@@ -487,8 +498,35 @@ class _LineDict(dict):
     line = 0
 
 
+JSON_DEPTH = 32   # a games file nests four deep; far deeper is not one (and would recurse)
+
+
+def _check_depth(text):
+    """Refuse JSON nested deeper than JSON_DEPTH before parsing it (the parser recurses)."""
+    depth, in_string, escaped, line = 0, False, False, 1
+    for c in text:
+        if c == "\n":
+            line += 1
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > JSON_DEPTH:
+                raise _at_line(line, "JSON nested more than %d deep" % JSON_DEPTH)
+        elif c in "]}":
+            depth -= 1
+
+
 def _line_aware_loads(text):
     """json.loads, but every object is a _LineDict knowing its line (for error messages)."""
+    _check_depth(text)
     newlines = [i for i, c in enumerate(text) if c == "\n"]
     decoder = json.JSONDecoder()
     plain_object = decoder.parse_object
