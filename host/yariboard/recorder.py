@@ -21,7 +21,7 @@ from shogicore.variants import variant_by_name
 from boardfw import protocol
 from yariboard import replies
 from yariboard.link import Disconnected, LinkError
-from yariboard.records import GameRecord, now_stamp
+from yariboard.records import GameRecord, clean_name, now_stamp
 from yariboard.replies import BadReply
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ class Recorder:
     def __init__(self, link, archive, black="", white="", on_change=None):
         self.link = link
         self.archive = archive
-        self.names = (black, white)
+        self.names = (clean_name(black), clean_name(white))   # typed live: made storable
         self.on_change = on_change       # called after anything about the game changed
         self.game_id = None
         self.board_game = None
