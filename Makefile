@@ -8,7 +8,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow bench demo sim flash typecheck clean
+.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean
 
 all: test
 
@@ -25,6 +25,10 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
+
+# 10 000 noisy games with overlapping moves and 1 000 power cuts; prints its figures.
+soak: $(STAMP)
+	$(BIN)/python -m pytest -q -s -m soak tests/test_soak.py
 
 bench: $(STAMP)
 	$(BIN)/yariboard bench all
