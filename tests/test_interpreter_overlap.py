@@ -180,8 +180,8 @@ def test_overlapping_moves_replay_identically_on_micropython(tmp_path_factory, g
 
 # -- the example, and two moves that cannot both be read ---------------------------
 
-def _board(sfen, mode=CASUAL):
-    game = Game("yari", sfen, mode)
+def _board(sfen, mode=CASUAL, variant="yari"):
+    game = Game(variant, sfen, mode)
     it = Interpreter(game, 0)
     it.sync([sq for sq in game.variant.squares if game.position.piece_at(sq)], 0)
     return game, it, game.variant.parse_square
@@ -217,3 +217,21 @@ def test_two_moves_that_cannot_both_be_read_are_refused_and_nothing_is_recorded(
     assert [e[0] for e in events] == ["refused"] and game.position.plies == 0
     events = list(it.on_sensor(sq("7d"), False, 2000)) + list(it.tick(2400))
     assert [e[0] for e in events] == ["choice"] and game.position.plies == 0
+
+
+def test_a_reply_that_looks_like_taking_back_the_move_before_is_read_as_a_reply():
+    # Standard shogi. White's Rook goes 6b-6c; Black drops a Pawn on 6b (the square it
+    # left) and White at once takes it with the Rook. The board ends as if 6b-6c were taken
+    # back, but the switches saw a piece put on 6b before the Rook was lifted: two moves.
+    from shogicore.notation import to_usi
+    game, it, sq = _board("4k4/3r5/9/9/9/9/9/9/4K4 w P 1", variant="shogi")
+    events = list(it.on_sensor(sq("6b"), False, 100)) + list(it.on_sensor(sq("6c"), True, 200))
+    events += it.tick(600)
+    assert [e[0] for e in events] == ["move"]
+    events = list(it.on_sensor(sq("6b"), True, 2000))     # Black: P*6b
+    events += it.on_sensor(sq("6c"), False, 2130)         # White lifts the Rook
+    events += it.on_sensor(sq("6b"), False, 2200)         # takes the Pawn off
+    events += it.on_sensor(sq("6b"), True, 2260)          # and puts the Rook there
+    events += it.tick(2700)
+    assert [to_usi(game.variant, m) for m in game.position.moves()] == ["6b6c", "P*6b", "6c6b"]
+    assert [e[0] for e in events] == ["move", "move"], events

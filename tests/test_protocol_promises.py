@@ -104,13 +104,18 @@ def test_a_move_number_too_long_for_any_frame_is_refused_and_the_board_keeps_ans
 def fresh_board(tmp_path, moves=("7g7f", "3c3d", "6g6f", "6c6d")):
     sim = SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)).start()
     client = SerialClient(sim.port)
-    game = Game("yari")
-    for usi in moves:
-        m = parse_usi(game.variant, usi)
-        sim.send_commands(move_gestures(game.position, m))
-        game.play(m)
-    if moves:
-        client.wait_for(lambda f: f[1] == "move" and f[2][0] == str(len(moves)))
+    try:
+        game = Game("yari")
+        for usi in moves:
+            m = parse_usi(game.variant, usi)
+            sim.send_commands(move_gestures(game.position, m))
+            game.play(m)
+        if moves:
+            client.wait_for(lambda f: f[1] == "move" and f[2][0] == str(len(moves)))
+    except BaseException:
+        client.close()
+        sim.close()
+        raise
     return sim, client
 
 

@@ -477,14 +477,14 @@ class Interpreter:
         if self._setup or self._choice is not None:
             return
         shape = self._shape
+        if self._shown is not None and self.game.result is None and self._overlap():
+            if not self._acted:
+                self._settle(now_ms)  # the first move is in: the reply may be complete too
+            return
         if shape == _UNDO:
             self._undo(now_ms)
             return
         if self.game.result is not None:
-            return
-        if self._shown is not None and self._overlap():
-            if not self._acted:
-                self._settle(now_ms)  # the first move is in: the reply may be complete too
             return
         if shape == _MOVE or shape == _DROP:
             if self._order is not None:
@@ -512,7 +512,8 @@ class Interpreter:
         put down then is still there, untouched, yet the board now reads as something else,
         two moves were made: the mover's hand left that piece where it was, so another hand
         made the rest (the order of the switch events shows it). Then, or when the board
-        rests in a state no single move explains, the board is read as the shown move plus
+        rests in a state no single move explains (a take-back of the move before included:
+        a reply onto the square that move came from looks just like one), the board is read as the shown move plus
         one legal reply (or, with that sign, a reply begun); if that reading fails, a board with the sign of two moves is refused
         (never read as one move nobody made) and otherwise read as before.
         """
@@ -521,7 +522,7 @@ class Interpreter:
         overlapped = (self._standing()
                       and not (self._to == to and self._from == frm
                                and (shape == _MOVE or shape == _DROP)))
-        if not overlapped and shape != _OTHER and shape != _LIFT and shape != _VICTIM:
+        if not overlapped and (shape == _MATCH or shape == _MOVE or shape == _DROP):
             return False
         self._from = frm
         self._to = to
@@ -543,9 +544,11 @@ class Interpreter:
                 self._hint = None
                 self._emit(("move", first[0]))
                 return True  # the reply, complete or in hand, is read as any move is
+            refused = self._refused
             game.undo()
             self._reread(changed, touched)
             self._shown = (frm, to, seq)
+            self._refused = refused
             self._acted = True
         else:
             self._classify()
