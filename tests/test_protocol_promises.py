@@ -206,3 +206,16 @@ def test_replayed_frames_are_never_carried_out_twice(stale_board, script, start)
         last_line, last_kind = frame, reply[1]
     client.request("version")
     assert len([f for f in client.frames[mark:] if f[1] == "new"]) == done
+
+
+def test_the_state_reply_length_the_board_checks_new_games_against_is_the_real_one():
+    from boardfw import controller
+    from shogicore.variants import SHOGI, YARI
+    for variant in (YARI, SHOGI):
+        for mode in ("casual", "tournament"):
+            sfen = variant.start_sfen
+            longest = protocol.encode(65535, ["ok", "65535", "state", "01234567", variant.name,
+                                              mode, "99999", "white:perpetual-check"]
+                                      + sfen.split())
+            assert len(longest) == (controller._STATE_FRAME + len(variant.name) + len(mode)
+                                    + len(sfen))

@@ -27,7 +27,10 @@ _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps the
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
 _LEDTEST_COLOURS = const(((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)))
 _MISMATCH_PHASES = const(("setup", "refused"))
-_LONGEST_RESULT = const("white:perpetual-check")  # the longest result word
+# A `state` reply's length apart from variant, mode and SFEN, at its longest: SEQ, RSEQ and
+# PLY of five digits, the game id, the longest result word (white:perpetual-check), spaces,
+# `ok state` and the ` #CRC` newline.
+_STATE_FRAME = const(71)
 _MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
 # Events after which the game must be saved before anything is announced.
 _SAVED_EVENTS = const(("move", "undo", "illegal", "resign", "impasse"))
@@ -302,7 +305,9 @@ class Controller:
         rseq = str(seq)
         try:
             changes = protocol.check_request(verb, args)
-            if changes and not protocol.request_is_new(seq, self._last_seq):
+            last = self._last_seq
+            # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
+            if changes and last is not None and not 0 < (seq - last) % 65536 < 32768:
                 raise protocol.ProtocolError(protocol.E_STALE, "an old request: not carried out")
             words = self._answer(verb, args, now)
             reply = ("ok", rseq, verb) + tuple(words)
@@ -376,8 +381,8 @@ class Controller:
             raise protocol.ProtocolError(protocol.E_VARIANT, str(e))
         # The longest reply a game gives is `state`; refuse now, before anything changes, a
         # position whose state would not fit a frame (every later reply would fail).
-        protocol.encode(65535, ("ok", "65535", "state", "01234567", variant_name, mode, "99999",
-                                _LONGEST_RESULT) + tuple(game.position.sfen().split()))
+        if _STATE_FRAME + len(variant_name) + len(mode) + len(game.start_sfen) > protocol.MAX_LINE:
+            raise protocol.ProtocolError(protocol.E_LONG, "no reply could hold this position")
         return game
 
     def _legal_move(self, usi):

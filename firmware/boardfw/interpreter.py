@@ -328,8 +328,10 @@ class Interpreter:
         self._acted = False
         self._classify()
         shape = self._shape
+        shown = self._shown
         if (occupied and (shape == _MOVE or shape == _DROP) and sq == self._to
-                and not self._standing()):
+                and not (shown and self._seen[shown[1]] and self._when[shown[1]] == shown[2])):
+            # (unless the last move put down still stands untouched: then another hand)
             self._shown = (self._from, sq, self._seq)
         if self._shape != _OTHER:
             self._refused = False
@@ -519,7 +521,7 @@ class Interpreter:
         """
         frm, to, seq = self._shown
         shape = self._shape
-        overlapped = (self._standing()
+        overlapped = (self._seen[to] and self._when[to] == seq   # it stands, untouched
                       and not (self._to == to and self._from == frm
                                and (shape == _MOVE or shape == _DROP)))
         if not overlapped and (shape == _MATCH or shape == _MOVE or shape == _DROP):
@@ -556,15 +558,9 @@ class Interpreter:
             self._refuse("board-mismatch")
         return overlapped
 
-    def _standing(self):
-        """Is the piece of the shown move still where it was put down, untouched since?
-        (Then a piece put down elsewhere came from another hand.)"""
-        shown = self._shown
-        return shown is not None and self._seen[shown[1]] and self._when[shown[1]] == shown[2]
-
-    def _reread(self, changed_ms, touched):
+    def _reread(self, now_ms, touched):
         """_rebuild for a position changed mid-gesture: the lifted squares still count."""
-        self._rebuild(changed_ms)
+        self._rebuild(now_ms)
         expected = self._expected
         for sq in touched:
             if expected[sq] and sq not in self._touched:

@@ -18,7 +18,7 @@ MISMATCH_LIST = 16      # squares listed per `mismatch` frame
 
 # Requests the board accepts: verb -> (min args, max args, changes something). A SFEN counts
 # as 4 words. A request that changes something must carry a SEQ newer than the last one
-# carried out (see request_is_new); reading requests are answered whatever their SEQ.
+# carried out (docs/protocol.md); reading requests are answered whatever their SEQ.
 REQUESTS = {
     "version": (0, 0, False),
     "state": (0, 0, False),
@@ -119,12 +119,6 @@ def check_request(verb, args):
     if not limits[0] <= len(args) <= limits[1]:
         raise ProtocolError(E_ARGS, "%s takes %d argument words" % (verb, limits[1]))
     return limits[2]
-
-
-def request_is_new(seq, last):
-    """Is request SEQ `seq` newer than `last` (None: nothing carried out since boot)? Newer
-    means up to half the SEQ circle ahead, so numbers may wrap from 65535 to 0."""
-    return last is None or 0 < (seq - last) % _SEQ_MODULO < _SEQ_MODULO // 2
 
 
 def result_word(result):
