@@ -235,3 +235,29 @@ def test_a_reply_that_looks_like_taking_back_the_move_before_is_read_as_a_reply(
     events += it.tick(2700)
     assert [to_usi(game.variant, m) for m in game.position.moves()] == ["6b6c", "P*6b", "6c6b"]
     assert [e[0] for e in events] == ["move", "move"], events
+
+
+def test_the_board_announces_both_moves_each_with_its_own_ply_and_position(tmp_path):
+    """The real firmware on the simulated board: the issue's example, end to end."""
+    from shogicore.notation import parse_usi
+    from yariboard.simboard import SerialClient, SimBoard, occupied_squares
+    sfen = "1nnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBK1NR b Nr 1"
+    with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as sim:
+        client = SerialClient(sim.port)
+        assert client.request("setpos", "yari", "casual", *sfen.split())[0] == "ok"
+        sim.send_commands(["set " + " ".join(occupied_squares("yari", sfen)), "advance 100"])
+        sim.sync()
+        mark = len(client.frames)
+        sim.send_commands(["lift 4i", "advance 100", "place 4h", "advance 200", "place 4i",
+                           "advance 700"])
+        sim.sync()
+        client.request("version")
+        moves = [f[2] for f in client.frames[mark:] if f[1] in ("move", "refused", "illegal")]
+        expected = Game("yari", sfen)
+        wanted = []
+        for n, usi in enumerate(["4i4h", "R*4i"], 1):
+            expected.play(parse_usi(expected.variant, usi))
+            wanted.append([str(n), usi] + expected.position.sfen().split())
+        assert moves == wanted
+        client.close()
+    assert "Traceback" not in sim.stderr_text()

@@ -215,20 +215,32 @@ class Controller:
         if not events:
             return False
         saved = False
+        later = 0   # moves of the batch still to announce (two when a reply overlapped)
+        for event in events:
+            if event[0] == "move":
+                later += 1
         for event in events:
             kind = event[0]
             if kind in _SAVED_EVENTS and not saved:
                 self._save()   # the game already holds every event of this batch
                 saved = True
-            self._announce(event)
+            if kind == "move":
+                later -= 1
+            self._announce(event, later)
         gc.collect()   # between moves, so the heap does not fragment over a long game
         return True
 
-    def _announce(self, event):
+    def _announce(self, event, later=0):
+        """Send one event; a move with `later` moves after it in the batch is sent with its
+        own ply and position (the later moves are taken off and put back for that)."""
         kind = event[0]
         variant = self.game.variant
         if kind == "move":
+            position = self.game.position
+            undone = [position.pop() for _ in range(later)] if later else ()
             self._send("move", str(self._ply()), to_usi(variant, event[1]), *self._sfen_words())
+            for m in reversed(undone):
+                position.push(m)
         elif kind == "undo":
             self._send("undo", str(self._ply() + 1), *self._sfen_words())
         elif kind == "illegal":

@@ -515,9 +515,10 @@ class Interpreter:
         two moves were made: the mover's hand left that piece where it was, so another hand
         made the rest (the order of the switch events shows it). Then, or when the board
         rests in a state no single move explains (a take-back of the move before included:
-        a reply onto the square that move came from looks just like one), the board is read as the shown move plus
-        one legal reply (or, with that sign, a reply begun); if that reading fails, a board with the sign of two moves is refused
-        (never read as one move nobody made) and otherwise read as before.
+        a reply onto the square that move came from looks just like one), the board is read
+        as the shown move plus one legal reply (or, with that sign, a reply begun). If that
+        reading fails, a board with the sign of two moves is refused (never read as one move
+        nobody made) and any other is read as before.
         """
         frm, to, seq = self._shown
         shape = self._shape
