@@ -9,7 +9,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow bench demo sim flash typecheck clean fsf
+.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean fsf
 
 all: test
 
@@ -26,6 +26,10 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
+
+# 10 000 noisy games with overlapping moves and 1 000 power cuts; prints its figures.
+soak: $(STAMP)
+	$(BIN)/python -m pytest -q -s -m soak tests/test_soak.py
 
 # Heap figures on the 32-bit unix port (the Pico's word size; the budgets) and the 64-bit one.
 bench: $(STAMP)

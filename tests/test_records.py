@@ -43,11 +43,13 @@ def random_record(seed, variant="yari", handicap="", max_plies=70):
         record.winner = ("black", "white")[winner] if winner is not None else "draw"
         record.reason = reason
     else:
-        record.winner, record.reason = rng.choice([
-            ("", ""), ("black", "resignation"), ("white", "resignation"),
-            ("draw", "impasse"), ("white", "impasse"), ("black", "illegal-move"),
-            ("white", "perpetual-check"), ("draw", "repetition"), ("black", "adjudication"),
-            ("draw", "adjudication")])
+        # Only endings the final position allows (a stated mate or repetition must be seen).
+        endings = [("", ""), ("black", "resignation"), ("white", "resignation"),
+                   ("black", "illegal-move"), ("black", "adjudication"), ("draw", "adjudication")]
+        if position.can_declare_impasse():
+            winner = position.impasse_result()[0]
+            endings.append(("draw" if winner is None else ("black", "white")[winner], "impasse"))
+        record.winner, record.reason = rng.choice(endings)
     return record
 
 

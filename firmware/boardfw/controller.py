@@ -27,6 +27,10 @@ _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps the
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
 _LEDTEST_COLOURS = const((0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF))
 _MISMATCH_PHASES = const(("setup", "refused"))
+# A `state` reply's length apart from variant, mode and SFEN, at its longest: SEQ, RSEQ and
+# PLY of five digits, the game id, the longest result word (white:perpetual-check), spaces,
+# `ok state` and the ` #CRC` newline.
+_STATE_FRAME = const(71)
 _MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
 # Events after which the game must be saved before anything is announced.
 _SAVED_EVENTS = const(("move", "undo", "illegal", "resign", "impasse"))
@@ -71,6 +75,7 @@ class Controller:
         self._led_at = None           # bytearray: rules-core square -> LED index
         self._reported_mismatch = []
         self._last_request = None     # (line, reply words) for retried requests
+        self._last_seq = None         # SEQ of the last changing request carried out
         self._last_variant = None
 
     # -- boot and loop -------------------------------------------------------------------
@@ -229,20 +234,32 @@ class Controller:
         if not events:
             return False
         saved = False
+        later = 0   # moves of the batch still to announce (two when a reply overlapped)
+        for event in events:
+            if event[0] == "move":
+                later += 1
         for event in events:
             kind = event[0]
             if kind in _SAVED_EVENTS and not saved:
                 self._save_changes(events)   # the game already holds every event of the batch
                 saved = True
-            self._announce(event)
+            if kind == "move":
+                later -= 1
+            self._announce(event, later)
         gc.collect()   # between moves, so the heap does not fragment over a long game
         return True
 
-    def _announce(self, event):
+    def _announce(self, event, later=0):
+        """Send one event; a move with `later` moves after it in the batch is sent with its
+        own ply and position (the later moves are taken off and put back for that)."""
         kind = event[0]
         variant = self.game.variant
         if kind == "move":
+            position = self.game.position
+            undone = [position.pop() for _ in range(later)] if later else ()
             self._send("move", str(self._ply()), to_usi(variant, event[1]), *self._sfen_words())
+            for m in reversed(undone):
+                position.push(m)
         elif kind == "undo":
             self._send("undo", str(self._ply() + 1), *self._sfen_words())
         elif kind == "illegal":
@@ -310,9 +327,15 @@ class Controller:
             return ("err", "-", e.code) + message_words(e.message)
         rseq = str(seq)
         try:
-            protocol.check_request(verb, args)
+            changes = protocol.check_request(verb, args)
+            last = self._last_seq
+            # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
+            if changes and last is not None and not 0 < (seq - last) % 65536 < 32768:
+                raise protocol.ProtocolError(protocol.E_STALE, "an old request: not carried out")
             words = self._answer(verb, args, now)
             reply = ("ok", rseq, verb) + tuple(words)
+            if changes:
+                self._last_seq = seq
         except protocol.ProtocolError as e:
             reply = ("err", rseq, e.code) + message_words(e.message)
         except Exception as e:  # a fault in the firmware itself: report it, keep running
@@ -325,7 +348,8 @@ class Controller:
         game = self.game
         if verb == "version":
             return (str(protocol.PROTOCOL_VERSION), _FIRMWARE_VERSION, self.config.variant,
-                    self.config.name.replace(" ", "-"))
+                    self.config.name.replace(" ", "-"),
+                    "-" if self._last_seq is None else str(self._last_seq))
         if verb == "state":
             return [self.game_id, game.variant.name, game.mode, str(self._ply()),
                     protocol.result_word(game.result)] + self._sfen_words()
@@ -381,11 +405,16 @@ class Controller:
         if mode not in (CASUAL, TOURNAMENT):
             raise protocol.ProtocolError(protocol.E_VARIANT, "mode is casual or tournament")
         try:
-            return _make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
+            game = _make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
         except SfenError as e:
             raise protocol.ProtocolError(protocol.E_SFEN, str(e))
         except ValueError as e:
             raise protocol.ProtocolError(protocol.E_VARIANT, str(e))
+        # The longest reply a game gives is `state`; refuse now, before anything changes, a
+        # position whose state would not fit a frame (every later reply would fail).
+        if _STATE_FRAME + len(variant_name) + len(mode) + len(game.start_sfen) > protocol.MAX_LINE:
+            raise protocol.ProtocolError(protocol.E_LONG, "no reply could hold this position")
+        return game
 
     def _legal_move(self, usi):
         if self.game.result is not None:

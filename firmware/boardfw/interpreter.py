@@ -269,6 +269,7 @@ class Interpreter:
         self._impasse_ms = None
         self._refused = False
         self._setup = False
+        self._shown = None
 
     def _rebuild(self, now_ms):
         """Recompute the expected occupancy and the difference after the position changed."""
@@ -295,6 +296,7 @@ class Interpreter:
         self._reseating = False
         self._impasse_ms = None
         self._refused = False
+        self._shown = None  # (from, to, sequence no.) of the last move put down, see _overlap
         self._changed_ms = now_ms
         self._classify()
         self._acted = False
@@ -339,6 +341,12 @@ class Interpreter:
         self._changed_ms = now_ms
         self._acted = False
         self._classify()
+        shape = self._shape
+        shown = self._shown
+        if (occupied and (shape == _MOVE or shape == _DROP) and sq == self._to
+                and not (shown and self._seen[shown[1]] and self._when[shown[1]] == shown[2])):
+            # (unless the last move put down still stands untouched: then another hand)
+            self._shown = (self._from, sq, self._seq)
         if self._shape != _OTHER:
             self._refused = False
         if self._setup and self._shape == _MATCH:
@@ -485,6 +493,10 @@ class Interpreter:
         if self._setup or self._choice is not None:
             return
         shape = self._shape
+        if self._shown is not None and self.game.result is None and self._overlap():
+            if not self._acted:
+                self._settle(now_ms)  # the first move is in: the reply may be complete too
+            return
         if shape == _UNDO:
             self._undo(now_ms)
             return
@@ -508,6 +520,67 @@ class Interpreter:
                 self._refuse("illegal-move")
         elif shape == _OTHER:
             self._refuse("board-mismatch")
+
+    def _overlap(self):
+        """Did the opponent move before the mover's move settled? True if that was decided.
+
+        The board showed a complete move (`_shown`) and then changed further. If the piece
+        put down then is still there, untouched, yet the board now reads as something else,
+        two moves were made: the mover's hand left that piece where it was, so another hand
+        made the rest (the order of the switch events shows it). Then, or when the board
+        rests in a state no single move explains (a take-back of the move before included:
+        a reply onto the square that move came from looks just like one), the board is read
+        as the shown move plus one legal reply (or, with that sign, a reply begun). If that
+        reading fails, a board with the sign of two moves is refused (never read as one move
+        nobody made) and any other is read as before.
+        """
+        frm, to, seq = self._shown
+        shape = self._shape
+        overlapped = (self._seen[to] and self._when[to] == seq   # it stands, untouched
+                      and not (self._to == to and self._from == frm
+                               and (shape == _MOVE or shape == _DROP)))
+        if not overlapped and (shape == _MATCH or shape == _MOVE or shape == _DROP):
+            return False
+        self._from = frm
+        self._to = to
+        self._shape = _MOVE if frm else _DROP
+        first = self._candidates()
+        if len(first) == 1 and (self._order is None or self._order == first[0]):
+            game = self.game
+            changed = self._changed_ms
+            touched = self._touched[:]
+            game.play(first[0])
+            # its destination counts as lifted only if touched since it was put down
+            self._reread(changed, [sq for sq in touched if sq != to]
+                         + ([to] if self._when[to] != seq else []))
+            shape = self._shape
+            if game.result is None and (
+                    ((shape == _MOVE or shape == _DROP) and self._candidates())
+                    or (overlapped and (shape == _LIFT or shape == _VICTIM))):
+                self._order = None
+                self._hint = None
+                self._emit(("move", first[0]))
+                return True  # the reply, complete or in hand, is read as any move is
+            refused = self._refused
+            game.undo()
+            self._reread(changed, touched)
+            self._shown = (frm, to, seq)
+            self._refused = refused
+            self._acted = True
+        else:
+            self._classify()
+        if overlapped:
+            self._refuse("board-mismatch")
+        return overlapped
+
+    def _reread(self, now_ms, touched):
+        """_rebuild for a position changed mid-gesture: the lifted squares still count."""
+        self._rebuild(now_ms)
+        expected = self._expected
+        for sq in touched:
+            if expected[sq] and sq not in self._touched:
+                self._touched.append(sq)
+        self._classify()
 
     def _hand_size(self):
         # (its own method: a generator in _settle would cost an allocation on every pass)

@@ -16,21 +16,23 @@ _SEQ_MODULO = const(65536)  # sequence numbers wrap from 65535 to 0
 HISTORY_BATCH = 16      # moves per `history` reply frame
 MISMATCH_LIST = 16      # squares listed per `mismatch` frame
 
-# Requests the board accepts: verb -> (min args, max args). A SFEN counts as 4 words.
+# Requests the board accepts: verb -> (min args, max args, changes something). A SFEN counts
+# as 4 words. A request that changes something must carry a SEQ newer than the last one
+# carried out (docs/protocol.md); reading requests are answered whatever their SEQ.
 REQUESTS = {
-    "version": (0, 0),
-    "state": (0, 0),
-    "start": (0, 0),
-    "history": (1, 1),       # FROM (ply, 1-based)
-    "new": (3, 3),           # VARIANT HANDICAP|- MODE
-    "setpos": (6, 6),        # VARIANT MODE SFEN(4 words)
-    "show": (1, 1),          # USI move the board should light as the host's move
-    "hint": (1, 1),          # USI move to light as a hint
-    "clear": (0, 0),         # drop any shown move or hint
-    "undo": (0, 0),
-    "resign": (1, 2),        # SIDE [time]: SIDE resigns, or loses on the host's clock
-    "ledtest": (0, 0),
-    "sensors": (0, 0),
+    "version": (0, 0, False),
+    "state": (0, 0, False),
+    "start": (0, 0, False),
+    "history": (1, 1, False),       # FROM (ply, 1-based)
+    "new": (3, 3, True),            # VARIANT HANDICAP|- MODE
+    "setpos": (6, 6, True),         # VARIANT MODE SFEN(4 words)
+    "show": (1, 1, True),           # USI move the board should light as the host's move
+    "hint": (1, 1, True),           # USI move to light as a hint
+    "clear": (0, 0, True),          # drop any shown move or hint
+    "undo": (0, 0, True),
+    "resign": (1, 2, True),         # SIDE [time]: SIDE resigns, or loses on the host's clock
+    "ledtest": (0, 0, True),
+    "sensors": (0, 0, False),
 }
 
 # Error codes carried by `err` frames.
@@ -45,6 +47,7 @@ E_VARIANT = "variant"    # unknown variant, handicap or mode
 E_OVER = "over"          # the game has ended; the request needs a game in progress
 E_EMPTY = "empty"        # nothing to undo
 E_INTERNAL = "internal"  # a fault in the firmware; the request was not carried out
+E_STALE = "stale"        # SEQ not newer than the last request carried out: an old frame
 
 
 class ProtocolError(ValueError):
@@ -109,12 +112,14 @@ def decode(line):
 
 
 def check_request(verb, args):
-    """Raise ProtocolError unless `verb` is a known request with an acceptable arg count."""
+    """Raise ProtocolError unless `verb` is a known request with an acceptable arg count;
+    True if the request changes something (then its SEQ must be new)."""
     limits = REQUESTS.get(verb)
     if limits is None:
         raise ProtocolError(E_VERB, "unknown request")
     if not limits[0] <= len(args) <= limits[1]:
         raise ProtocolError(E_ARGS, "%s takes %d argument words" % (verb, limits[1]))
+    return limits[2]
 
 
 def result_word(result):

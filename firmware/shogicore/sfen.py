@@ -11,6 +11,9 @@ from shogicore.position import EMPTY
 from shogicore.variants import BLACK, KING, PAWN, WHITE
 
 _WALL = const(64)   # as position.py: the value of the padding around the board
+# Move numbers beyond this are refused: every value a game keeps must be bounded so that
+# the board's replies (which carry the SFEN) always fit a protocol frame.
+_MAX_MOVE_NUMBER = const(9999)
 
 
 def read_sfen(variant, text):
@@ -69,13 +72,17 @@ def read_sfen(variant, text):
         raise SfenError("side to move must be 'b' or 'w', got %r" % fields[1])
     hands = (bytearray(len(v.symbols)), bytearray(len(v.symbols)))
     if fields[2] != "-":
-        n = 0
+        n = -1   # no count written: one piece
         hand = fields[2]
         for i in range(len(hand)):
             c = hand[i:i + 1]
             if "0" <= c <= "9":
-                n = n * 10 + int(c)
+                n = (n if n > 0 else 0) * 10 + int(c)
+                if n > 99:   # more than any set holds; also keeps a count in a byte
+                    raise SfenError("hand count too large in %r" % fields[2])
                 continue
+            if not n:
+                raise SfenError("hand count 0 before %r" % c)
             try:
                 kind = v.kind_of(c.upper())
             except KeyError:
@@ -83,17 +90,22 @@ def read_sfen(variant, text):
             if kind not in v.hand_kinds:
                 raise SfenError("a %s cannot be in hand" % c)
             colour = BLACK if c.isupper() else WHITE
-            hands[colour][kind] += n or 1
-            counts[kind] = counts.get(kind, 0) + (n or 1)
-            n = 0
-        if n:
+            n = n if n > 0 else 1
+            counts[kind] = counts.get(kind, 0) + n
+            if counts[kind] > v.totals.get(kind, 0):
+                raise SfenError("too many %s: %d, a %s set has %d" % (
+                    v.symbol(kind), counts[kind], v.name, v.totals.get(kind, 0)))
+            hands[colour][kind] += n
+            n = -1
+        if n >= 0:
             raise SfenError("hand %r ends with a count" % fields[2])
     move_number = 1
     if len(fields) == 4:
-        try:
-            move_number = int(fields[3])
-        except ValueError:
-            raise SfenError("move number must be a whole number, got %r" % fields[3])
+        number = fields[3]
+        if not number.isdigit() or len(number) > 4:
+            raise SfenError("move number must be a whole number from 1 to %d, got %r"
+                            % (_MAX_MOVE_NUMBER, number[:12]))
+        move_number = int(number)
         if move_number < 1:
             raise SfenError("move number must be at least 1, got %d" % move_number)
     for kind in counts:

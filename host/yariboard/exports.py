@@ -164,11 +164,8 @@ def _pgn_record(tags, body, first_line):
         return default, first_line
 
     record = GameRecord()
-    try:
-        record.variant, line = tag("Variant")
-        variant = variant_by_name(record.variant)
-    except ValueError as error:
-        raise _at_line(line, error)
+    record.variant, line = tag("Variant")
+    variant = _checked(variant_by_name, record.variant, line=line)
     record.black, _ = tag("Black", "")
     record.white, _ = tag("White", "")
     record.date, line = tag("Date")
@@ -281,8 +278,35 @@ class _LineDict(dict):
     line = 0
 
 
+JSON_DEPTH = 32   # a games file nests four deep; far deeper is not one (and would recurse)
+
+
+def _check_depth(text):
+    """Refuse JSON nested deeper than JSON_DEPTH before parsing it (the parser recurses)."""
+    depth, in_string, escaped, line = 0, False, False, 1
+    for c in text:
+        if c == "\n":
+            line += 1
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > JSON_DEPTH:
+                raise _at_line(line, "JSON nested more than %d deep" % JSON_DEPTH)
+        elif c in "]}":
+            depth -= 1
+
+
 def _line_aware_loads(text):
     """json.loads, but every object is a _LineDict knowing its line (for error messages)."""
+    _check_depth(text)
     newlines = [i for i, c in enumerate(text) if c == "\n"]
     decoder = json.JSONDecoder()
     plain_object = decoder.parse_object

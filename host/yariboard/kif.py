@@ -20,8 +20,8 @@ from shogicore.notation import to_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
-from yariboard.records import (GameRecord, MoveRecord, RecordError, now_stamp, parse_stamp,
-                               replay, stamp)
+from yariboard.records import (FIRST_YEAR, LAST_YEAR, GameRecord, MoveRecord, RecordError,
+                               now_stamp, parse_stamp, replay, stamp)
 
 PIECES = {
     "shogi": {"P": "歩", "L": "香", "N": "桂", "S": "銀", "G": "金", "B": "角", "R": "飛",
@@ -206,7 +206,19 @@ def parse_date(value, line):
                                    tzinfo=datetime.timezone.utc)
     except ValueError as error:
         raise _at_line(line, "bad start date %r: %s" % (value, error))
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise _at_line(line, "start date %r out of range (years %d to %d)"
+                       % (value, FIRST_YEAR, LAST_YEAR))
     return stamp(moment)
+
+
+def _clock_after(clock, minutes, seconds):
+    """The time after a move that took `minutes`:`seconds`, as a checked stamp."""
+    try:
+        later = parse_stamp(clock) + datetime.timedelta(minutes=int(minutes), seconds=int(seconds))
+    except OverflowError:
+        raise RecordError("move time %s:%s is out of range" % (minutes[:12], seconds))
+    return stamp(parse_stamp(stamp(later)))   # refused past the last year a stamp may have
 
 
 def read_kif(text):
@@ -290,8 +302,10 @@ def _record(headers, body):
         move = _parse_move(variant, position, match, last_to, number)
         spent = TIME_RE.match(match.group(8) or "")
         if spent:
-            clock = stamp(parse_stamp(clock) + datetime.timedelta(
-                minutes=int(spent.group(1)), seconds=int(spent.group(2))))
+            try:
+                clock = _clock_after(clock, spent.group(1), spent.group(2))
+            except RecordError as error:
+                raise _at_line(number, error)
         record.moves.append(MoveRecord(to_usi(variant, move), clock))
         move_lines.append(number)
         position.push(move)

@@ -15,6 +15,8 @@ import serial
 from serial.tools import list_ports
 
 from boardfw import protocol
+from yariboard import replies
+from yariboard.replies import BadReply
 
 PICO_VID = 0x2E8A
 PICO_PID = 0x0005
@@ -94,8 +96,8 @@ class Link:
             for path in self.candidates():
                 try:
                     self._open(path)
-                    self.version = self.request("version")
-                except (Disconnected, BoardRefused, OSError, serial.SerialException):
+                    self._hello_board()
+                except (Disconnected, BoardRefused, BadReply, OSError, serial.SerialException):
                     self._close()
                     continue
                 self.connections += 1
@@ -109,6 +111,14 @@ class Link:
                                 % (tried, describe_ports()))
             self._set_status("waiting for the board (unplugged?)")
             time.sleep(0.2)
+
+    def _hello_board(self):
+        """Ask `version`; continue numbering after the last changing request the board
+        carried out (docs/protocol.md: older numbers are refused as stale)."""
+        self.version = replies.version(self.request("version"))
+        last = self.version[4] if len(self.version) > 4 else "-"
+        if last.isdigit() and int(last) < 65536:
+            self.seq = protocol.next_seq(int(last))
 
     def _open(self, path):
         self._close()
@@ -196,7 +206,18 @@ class Link:
 
         Raises BoardRefused for an `err` reply, Disconnected when the board does not answer
         after `retries` resends or the port fails. Events arriving meanwhile are queued.
+        A request refused as stale (another host numbered past ours) is sent once more,
+        numbered after the board's last: it was not carried out, so that is safe.
         """
+        try:
+            return self._request(verb, args)
+        except BoardRefused as refusal:
+            if refusal.code != protocol.E_STALE or verb == "version":
+                raise
+        self._hello_board()
+        return self._request(verb, args)
+
+    def _request(self, verb, args):
         seq = self.seq
         self.seq = protocol.next_seq(seq)
         frame = protocol.encode(seq, [verb] + [str(a) for a in args])

@@ -7,6 +7,11 @@ for a game it has not seen, then `history` from the first ply it lacks, and it c
 that its replay reaches the position the board reported. Moves the board took back are
 removed; moves played while the host was away are fetched.
 
+Nothing the board says reaches the archive unchecked (yariboard.replies): a history is
+replayed by the rules and must reach the reported position before any of it is stored, and
+events are checked the same way. A reply that fails is a link fault: logged, counted in
+`faults`, followed by a resync; never stored and never raised out of step().
+
 A game enters the archive with its first move, its result, or when it starts from a
 set-up position (a handicap, a position from SFEN): opening a session on a board that
 waits at the start position stores nothing. While another program holds the archive's
@@ -14,22 +19,24 @@ write lock, moves wait in order in `queued` and are written as soon as the lock 
 play goes on meanwhile.
 """
 import dataclasses
+import logging
 
+from shogicore.errors import MoveError
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
 from boardfw import protocol
+from yariboard import replies
 from yariboard.archive import ArchiveBusy
 from yariboard.link import Disconnected, LinkError
-from yariboard.records import GameRecord, MoveRecord, now_stamp
+from yariboard.records import GameRecord, MoveRecord, clean_name, now_stamp
+from yariboard.replies import BadReply
+
+log = logging.getLogger(__name__)
 
 RESULT_WORDS = ("black", "white")
 # A locked archive holds the game up no longer than this per try: moves queue instead.
 ARCHIVE_WAIT_S = 0.05
-
-
-class ResyncError(LinkError):
-    """The board's history does not lead to the position it reports."""
 
 
 def result_fields(word):
@@ -48,7 +55,7 @@ class Recorder:
         self.link = link
         self.archive = archive
         archive.wait_when_busy(ARCHIVE_WAIT_S)
-        self.names = (black, white)
+        self.names = (clean_name(black), clean_name(white))   # typed live: made storable
         self.on_change = on_change       # called after anything about the game changed
         self.game_id = None              # None until the followed game is in the archive
         self.header = None               # the followed game's headers (GameRecord, no moves)
@@ -59,6 +66,7 @@ class Recorder:
         self.position = None             # the board's current position, replayed here
         self.result = "-"
         self.last_event = None
+        self.faults = 0                  # replies and events refused as link faults
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -88,55 +96,91 @@ class Recorder:
             self.link.needs_resync = True
             self._archive_busy()
             return []
+        except BadReply as error:
+            self._fault(error)
+            return []
         except LinkError as error:
             self.link.status = "waiting for the board: %s" % str(error).split("\n")[0]
             return []
 
     # -- resynchronising ------------------------------------------------------------------
 
-    def resync(self):
-        self.link.needs_resync = False
-        words = self.link.request("state")
-        board_game, variant, mode, ply, result = words[:5]
-        sfen = " ".join(words[5:9])
-        ply = int(ply)
-        game_id = self.archive.find_board_game(board_game)
-        if game_id is None:
-            start_words = self.link.request("start")
-            self._follow_new(start_words[0], variant, mode, " ".join(start_words[1:5]))
-        else:
-            self._follow(game_id, board_game, variant)
-        if self.stored_count() > ply:
-            self.archive.truncate(self.game_id, ply)
-        self._fetch(board_game, self.stored_count() + 1, ply)
-        self._replay()
-        if self.position.sfen() != sfen:
-            # The board's game went another way while we were away: find where, refetch.
-            self._fetch(board_game, 1, ply, replace=True)
-            self._replay()
-            if self.position.sfen() != sfen:
-                raise ResyncError("board history does not reach its position %s" % sfen)
-        self._set_result(result)
-        self._changed()
+    def _fault(self, error):
+        self.faults += 1
+        self.link.needs_resync = True
+        self.link.status = "link fault (resynchronising): %s" % error
+        log.warning("board reply refused: %s", error)
 
-    def _fetch(self, board_game, first, last, replace=False):
-        ply = first
-        while ply <= last:
-            words = self.link.request("history", ply)
-            if words[0] != board_game:
+    def resync(self):
+        """Catch up with the board; the archive changes only once the board's whole story
+        (start, moves, position, result) has been checked."""
+        self.link.needs_resync = False
+        state = replies.state(self.link.request("state"))
+        game_id = self.archive.find_board_game(state.game_id)
+        if game_id is None:
+            start_sfen = replies.start(self.link.request("start"), state)
+            if start_sfen is None:
                 self.link.needs_resync = True        # a new game began meanwhile
                 return
-            moves = words[2:]
-            if not moves:
-                break
-            for usi in moves:
-                if replace and ply <= self.stored_count():
-                    if self.archive.game(self.game_id).moves[ply - 1].usi != usi:
-                        self.archive.truncate(self.game_id, ply - 1)
-                if ply > self.stored_count():
-                    self._store_game()
-                    self.archive.add_move(self.game_id, ply, usi, now_stamp())
-                ply += 1
+            stored = []
+        else:
+            record = self.archive.game(game_id)
+            start_sfen, stored = record.start_sfen, [entry.usi for entry in record.moves]
+        moves = self._board_moves(state, start_sfen, stored[:state.ply])
+        if moves is None:
+            return
+        if game_id is None:
+            self._follow_new(state.game_id, state.variant, state.mode, start_sfen)
+        else:
+            self._follow(game_id, state.game_id, state.variant)
+        keep = 0
+        while keep < min(len(stored), len(moves)) and stored[keep] == moves[keep]:
+            keep += 1
+        if len(stored) > keep:
+            self.archive.truncate(self.game_id, keep)
+        for ply in range(keep + 1, len(moves) + 1):
+            self._store_game()
+            self.archive.add_move(self.game_id, ply, moves[ply - 1], now_stamp())
+        self._replay()
+        self._set_result(state.result)
+        self._changed()
+
+    def _board_moves(self, state, start_sfen, known):
+        """The board's moves, checked: legal from `start_sfen` and reaching state.sfen.
+        Tries `known` (what the archive holds) plus the rest first, then the whole history.
+        None if the board began another game meanwhile; BadReply if no history fits."""
+        for prefix in ((known, []) if known else ([],)):
+            fetched = self._fetch(state, len(prefix) + 1)
+            if fetched is None:
+                return None
+            moves = prefix + fetched
+            position = Position(variant_by_name(state.variant), start_sfen)
+            try:
+                for usi in moves:
+                    position.push_usi(usi)
+            except (MoveError, ValueError) as error:
+                if not prefix:
+                    raise BadReply("history holds an impossible move: %s" % error)
+                continue
+            if position.sfen() == state.sfen:
+                return moves
+        raise BadReply("board history does not reach its position %s" % state.sfen)
+
+    def _fetch(self, state, first):
+        """Moves `first`..state.ply from `history` replies; None if the game changed."""
+        moves = []
+        ply = first
+        while ply <= state.ply:
+            board_game, batch = replies.history(self.link.request("history", ply), ply)
+            if board_game != state.game_id:
+                self.link.needs_resync = True        # a new game began meanwhile
+                return None
+            if not batch:
+                raise BadReply("history ends at ply %d, the board reported %d"
+                               % (ply - 1, state.ply))
+            moves.extend(batch[:state.ply - ply + 1])
+            ply += len(batch)
+        return moves
 
     def _follow_new(self, board_game, variant, mode, start_sfen):
         """Follow a game the archive does not have; store it now only if it is set up."""
@@ -226,20 +270,24 @@ class Recorder:
             return
         try:
             if verb == "move":
-                self._on_move(int(words[0]), words[1], " ".join(words[2:6]))
+                self._on_move(replies.ply(words[0]), words[1], words[2:6])
             elif verb == "undo":
-                self._on_undo(int(words[0]), " ".join(words[1:5]))
+                self._on_undo(replies.ply(words[0]), words[1:5])
             elif verb == "new":
-                self._on_new(words[0], words[1], words[2], " ".join(words[3:7]))
+                self._on_new(replies.game_id(words[0]), words[1], replies.mode(words[2]),
+                             words[3:7])
             elif verb == "end":
-                self._set_result(words[0])
+                self._set_result(replies.result(words[0]))
             elif verb == "hello":
                 self.link.needs_resync = True
-        except (IndexError, ValueError):
-            self.link.needs_resync = True            # malformed event: trust history instead
+        except IndexError:
+            self._fault(BadReply("%s event too short: %r" % (verb, " ".join(words))))
+        except BadReply as error:
+            self._fault(error)                       # trust the checked history instead
         self._changed()
 
-    def _on_move(self, ply, usi, sfen):
+    def _on_move(self, ply, usi, sfen_words):
+        sfen = replies.sfen(self.position.variant, sfen_words)
         have = self.stored_count() + len(self.queued)
         if ply <= have:
             if self._known_usi(ply) != usi:
@@ -251,8 +299,7 @@ class Recorder:
         try:
             self.position.push_usi(usi)
         except ValueError:
-            self.link.needs_resync = True
-            return
+            raise BadReply("move event with an impossible move %r" % usi)
         if self.position.sfen() != sfen:
             self.position.pop()
             self.link.needs_resync = True
@@ -260,7 +307,16 @@ class Recorder:
         self.queued.append((ply, usi, now_stamp()))
         self._flush()
 
-    def _on_undo(self, ply, sfen):
+    def _on_undo(self, ply, sfen_words):
+        sfen = replies.sfen(self.position.variant, sfen_words)
+        if ply != self.stored_count() + len(self.queued) or ply < 1:
+            self.link.needs_resync = True            # not our last move: ask the board
+            return
+        position = self.position.copy()
+        position.pop()
+        if position.sfen() != sfen:
+            raise BadReply("undo event to %s, but taking back ply %d gives %s"
+                           % (sfen, ply, position.sfen()))
         stored = self.stored_count()
         del self.queued[max(0, ply - 1 - stored):]
         if stored >= ply:
@@ -268,10 +324,11 @@ class Recorder:
         self._replay()
         if self.result != "-":
             self._set_result("-")
-        if self.position.sfen() != sfen:
-            self.link.needs_resync = True
 
-    def _on_new(self, board_game, variant, mode, sfen):
+    def _on_new(self, board_game, variant, mode, sfen_words):
+        rules = replies.variant(variant)
+        sfen = replies.sfen(rules, sfen_words)
+        variant = rules.name
         if not self._flush():
             self.link.needs_resync = True            # the last game's moves first
             return

@@ -4,8 +4,10 @@ The archive stores these, the exports write and read them, and `replay` checks e
 move against the shared rules core so that no record with an impossible move is ever kept.
 """
 import datetime
+import unicodedata
 from dataclasses import dataclass, field
 
+from shogicore.errors import MoveError
 from shogicore.notation import to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
@@ -18,6 +20,12 @@ REASONS = ("mate", "resignation", "repetition", "perpetual-check", "impasse",
            "illegal-move", "adjudication", "abandoned", "time")
 MODES = ("casual", "tournament")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+# Years a timestamp may have: four digits in every format, with room for a game's clock.
+FIRST_YEAR, LAST_YEAR = 1000, 9998
+NAME_CHARS = 200
+# Characters a name may not hold: controls and line breaks (a file would break in two),
+# lone surrogates (not text at all; no file or database can hold them).
+_BAD_NAME_CATEGORIES = ("Cc", "Cs", "Zl", "Zp")
 
 
 class RecordError(ValueError):
@@ -39,7 +47,32 @@ def parse_stamp(text):
         moment = datetime.datetime.strptime(text, TIME_FORMAT)
     except (TypeError, ValueError):
         raise RecordError("bad timestamp %r (expected YYYY-MM-DDTHH:MM:SSZ)" % (text,))
+    if not FIRST_YEAR <= moment.year <= LAST_YEAR or len(text) != 20:
+        raise RecordError("timestamp %r out of range (years %d to %d)"
+                          % (text, FIRST_YEAR, LAST_YEAR))
     return moment.replace(tzinfo=datetime.timezone.utc)
+
+
+def check_name(name, side):
+    """A player's name: one line of text (it must survive every file format unchanged)."""
+    if not isinstance(name, str):
+        raise RecordError("%s's name must be text" % side)
+    if len(name) > NAME_CHARS:
+        raise RecordError("%s's name is longer than %d characters" % (side, NAME_CHARS))
+    if name != name.strip():
+        raise RecordError("%s's name %r begins or ends with a space" % (side, name))
+    for c in name:
+        if unicodedata.category(c) in _BAD_NAME_CATEGORIES:
+            raise RecordError("%s's name %s holds a control character, line break or lone "
+                              "surrogate (U+%04X)" % (side, ascii(name)[:60], ord(c)))
+    return name
+
+
+def clean_name(name):
+    """`name` made acceptable to check_name (for names typed live, e.g. on the command line)."""
+    kept = "".join(" " if unicodedata.category(c) in _BAD_NAME_CATEGORIES else c
+                   for c in name)
+    return " ".join(kept.split())[:NAME_CHARS].strip()
 
 
 @dataclass
@@ -102,6 +135,8 @@ def check_headers(record):
         raise RecordError("unknown ending %r" % (record.reason,))
     if bool(record.winner) != bool(record.reason):
         raise RecordError("a result needs both a winner and how the game ended")
+    check_name(record.black, "Black")
+    check_name(record.white, "White")
     parse_stamp(record.date)
     if record.handicap:
         start_sfen_for(record.variant, record.handicap)
@@ -137,5 +172,44 @@ def replay(record, on_move=None):
         if on_move:
             on_move(index, position, move)
         position.push(move)
+    check_ending(record, position)
     return position
+
+
+# Endings the final position must show itself; the others (a resignation, an illegal move
+# the record does not hold, a referee's decision) need a game that had not ended yet.
+_SEEN_ON_THE_BOARD = ("mate", "repetition", "perpetual-check")
+
+
+def check_ending(record, position):
+    """Raise RecordError unless the stated ending fits `position`, the final one."""
+    if not record.reason:
+        return
+    status = position.status()
+    if record.reason in _SEEN_ON_THE_BOARD:
+        stated = (None if record.winner == "draw" else WINNERS.index(record.winner),
+                  record.reason)
+        if status != stated:
+            raise RecordError("the record says %s %s, but the final position shows %s"
+                              % (record.winner, record.reason, _describe(status)))
+    elif record.reason == "impasse":
+        try:
+            winner, _ = position.impasse_result()
+        except MoveError as error:
+            raise RecordError("the record says impasse, but %s" % error)
+        if record.winner != ("draw" if winner is None else WINNERS[winner]):
+            raise RecordError("the record says impasse won by %s; the points give %s"
+                              % (record.winner, "a draw" if winner is None else WINNERS[winner]))
+    elif status is not None and record.reason != "adjudication":
+        raise RecordError("the record says %s, but the game had already ended: %s"
+                          % (record.reason, _describe(status)))
+    if record.reason in ("resignation", "illegal-move") and record.winner == "draw":
+        raise RecordError("a %s cannot end in a draw" % record.reason)
+
+
+def _describe(status):
+    if status is None:
+        return "no ending"
+    winner, reason = status
+    return "%s (%s)" % (reason, "draw" if winner is None else WINNERS[winner] + " wins")
 

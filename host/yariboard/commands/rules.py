@@ -4,6 +4,10 @@ import sys
 from shogicore import MoveError, Position, SfenError, variant_by_name
 from shogicore.notation import to_usi
 
+# Deeper than this would run for ages (the counts grow about 30-fold a ply) and recurse
+# past Python's stack: refused with a message instead.
+MAX_PERFT_DEPTH = 20
+
 
 def _add_position_arguments(parser):
     parser.add_argument("--variant", default="yari",
@@ -46,8 +50,8 @@ def run_legal(args):
 
 def run_perft(args):
     position = position_from_args(args)
-    if args.depth < 0:
-        sys.exit("yariboard: depth must be 0 or more")
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        sys.exit("yariboard: depth must be from 0 to %d, got %d" % (MAX_PERFT_DEPTH, args.depth))
     if args.divide and args.depth > 0:
         total = 0
         for m in sorted(position.legal_moves(), key=lambda m: to_usi(position.variant, m)):
