@@ -10,7 +10,7 @@
 // The control channel is stdin (one command a line, docs/emulator.md); reports go to stdout.
 // The flash lives in FLASH.bin: every erase and program the firmware makes is written
 // through at once, so a power cut at any instruction leaves the file as the chip would be.
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, writeSync } from 'fs';
 import { pathToFileURL } from 'url';
 import { ConsoleLogger, GPIOPinState, LogLevel, Simulator, USBCDC } from 'rp2040js';
 
@@ -106,6 +106,7 @@ let connected = false;
 let rebootWanted = false;
 let boots = 0;
 const serialIn: number[] = [];
+const serialBuffer = Buffer.alloc(4096);
 // LED decoding state
 let ledHighSince = -1;
 let ledLastFall = -1;
@@ -314,12 +315,25 @@ function boot() {
   updateColumns();
   updateButtons();
   connected = false;
+  serialIn.length = 0; // bytes sent to a board that resets are lost, as over USB
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onDeviceConnected = () => { connected = true; };
-  cdc.onSerialData = (value: Uint8Array) => {
-    let done = 0;
-    while (done < value.length) done += writeSync(serialFd, value, done);
+  // The host side answers the firmware's OUT transfer only when it has bytes to send, as a
+  // real host controller does (rp2040js's CDC answers at once with nothing, which keeps the
+  // chip in a storm of USB interrupts and slows everything else tenfold).
+  outRequest = -1;
+  mcu.usbCtrl.onEndpointRead = (endpoint: number, size: number) => {
+    if (endpoint === (cdc as any).outEndpoint) { outRequest = size; feedSerial(); }
   };
+  cdc.onSerialData = (value: Uint8Array) => {
+    serialOut.push(Buffer.from(value));
+    flushSerial();
+  };
+  if (process.env.EMULATOR_COUNT_EXCEPTIONS) {
+    const core = mcu.core as any;
+    const entry = core.exceptionEntry.bind(core);
+    core.exceptionEntry = (n: number) => { exceptionCounts[n] = (exceptionCounts[n] ?? 0) + 1; entry(n); };
+  }
   mcu.core.PC = 0x10000000;
   report(`boot ${boots} ${Math.round(now())}`);
 }
@@ -365,7 +379,8 @@ function reportStats(token: string) {
   report(`stats ${token} ns=${Math.round(now())} idle_ns=${Math.round(stats.idleNs)} `
     + `erases=${stats.flashErases} programs=${stats.flashPrograms} program_bytes=${stats.flashBytes} `
     + `chip_ns=${stats.flashChipNs} passes=${passes.length} pass_mean_ns=${Math.round(mean)} `
-    + `pass_max_ns=${Math.round(max)} led_frames=${ledFrames} boots=${boots}`);
+    + `pass_max_ns=${Math.round(max)} led_frames=${ledFrames} boots=${boots}`
+    + Object.keys(exceptionCounts).map((n) => ` exc${n}=${exceptionCounts[Number(n)]}`).join(''));
   passBusyNs.length = 0;
 }
 
@@ -381,38 +396,59 @@ process.stdin.on('end', () => { closeSync(flashFd); process.exit(0); });
 
 // ---- the serial line from the host ----------------------------------------------------
 
-function readSerial() {
-  // a pty master read blocks a libuv worker, not the emulator
-  const buffer = Buffer.alloc(4096);
-  import('fs').then(({ read }) => {
-    const again = () => read(serialFd, buffer, 0, buffer.length, null, (error, n) => {
-      if (error) {
-        if ((error as any).code === 'EAGAIN') { setTimeout(again, 5); return; }
-        if ((error as any).code === 'EIO') { setTimeout(again, 20); return; } // no host side open
-        throw error;
-      }
-      for (let i = 0; i < n; i++) serialIn.push(buffer[i]);
-      again();
-    });
-    again();
-  });
+function pollSerial() {
+  // the pty's fd is non-blocking: nothing to read is EAGAIN, no host side open is EIO
+  let n = 0;
+  try {
+    n = readSync(serialFd, serialBuffer, 0, serialBuffer.length, null);
+  } catch (error) {
+    const code = (error as any).code;
+    if (code === 'EAGAIN' || code === 'EIO') return;
+    throw error;
+  }
+  if (connected) for (let i = 0; i < n; i++) serialIn.push(serialBuffer[i]);
 }
 
+// What the firmware sent, waiting for room in the pty (its fd is non-blocking: a host that
+// does not read stalls the USB port, as on a real board, never the emulated chip).
+const serialOut: Buffer[] = [];
+
+function flushSerial() {
+  while (serialOut.length) {
+    const head = serialOut[0];
+    let n = 0;
+    try {
+      n = writeSync(serialFd, head);
+    } catch (error) {
+      if ((error as any).code === 'EAGAIN') return;
+      throw error;
+    }
+    if (n < head.length) { serialOut[0] = head.subarray(n); return; }
+    serialOut.shift();
+  }
+}
+
+const exceptionCounts: Record<number, number> = {};
+let outRequest = -1; // the size of the firmware's waiting OUT transfer, -1 when none
+
 function feedSerial() {
-  if (!connected) return;
-  const fifo = (cdc as any).txFIFO;
-  while (serialIn.length && !fifo.full) cdc.sendSerialByte(serialIn.shift()!);
+  flushSerial();
+  if (!connected || outRequest < 0 || !serialIn.length) return;
+  const bytes = new Uint8Array(serialIn.splice(0, Math.min(outRequest, serialIn.length)));
+  outRequest = -1;
+  sim.rp2040.usbCtrl.endpointReadDone((cdc as any).outEndpoint, bytes);
 }
 
 // ---- running ---------------------------------------------------------------------------
 
 const wallStart = Date.now();
+let lastPoll = 0;
 
 function run() {
   const mcu = sim.rp2040;
   const core = mcu.core;
   const clock = sim.clock;
-  const sliceEnd = Date.now() + 25;
+  const sliceEnd = Date.now() + 10;
   while (Date.now() < sliceEnd) {
     let absolute = Math.min(waitUntilNs >= 0 ? waitUntilNs : Infinity, cutAtNs);
     if (realtime) absolute = Math.min(absolute, (Date.now() - wallStart) * 1e6);
@@ -430,6 +466,7 @@ function run() {
       if (clock.nanos >= limit) break;
     }
     if (ledLastFall >= 0 && now() - ledLastFall > WS2812_RESET_NS) endLedFrame();
+    if (Date.now() !== lastPoll) { lastPoll = Date.now(); pollSerial(); }
     feedSerial();
     if (rebootWanted) { rebootWanted = false; boot(); return setImmediate(run); }
     if (queue.length) runQueue();
@@ -442,7 +479,6 @@ async function main() {
   const module = await import(pathToFileURL(bootromPath).href);
   bootrom = patchedBootrom(module.bootromB1);
   boot();
-  readSerial();
   run();
 }
 
