@@ -346,11 +346,12 @@ const queue: string[] = [];
 let waitUntilNs = -1;
 
 function runQueue() {
-  while (queue.length) {
+  for (;;) {
     if (waitUntilNs >= 0) {
       if (now() < waitUntilNs) return;
-      waitUntilNs = -1;
+      waitUntilNs = -1; // (a trailing `advance` must release the clock too)
     }
+    if (!queue.length) return;
     const line = queue.shift()!;
     const words = line.trim().split(/\s+/);
     const verb = words[0];
@@ -460,8 +461,13 @@ function run() {
     if (clock.nanos >= limit) { setTimeout(run, 1); runQueue(); return; }
     for (let i = 0; i < 4000; i++) {
       if (core.waiting) {
-        const step = Math.min((clock as any).nanosToNextAlarm, limit - clock.nanos);
-        if (step > 0) { clock.tick(step); stats.idleNs += step; } else if (!isFinite(step)) break;
+        // asleep: time jumps to the next timer alarm (or to the limit; with neither, the
+        // chip sleeps until the host sends something)
+        const alarm = (clock as any).nextAlarm ? (clock as any).nanosToNextAlarm : Infinity;
+        const step = Math.min(alarm, limit - clock.nanos);
+        if (!isFinite(step)) break;
+        clock.tick(Math.max(step, 0));
+        stats.idleNs += Math.max(step, 0);
       } else {
         clock.tick(core.executeInstruction() * NS_PER_CYCLE);
       }
