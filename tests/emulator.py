@@ -24,6 +24,25 @@ def flash_emulator(flash_image, variant="yari"):
     return proc.stdout + proc.stderr
 
 
+@pytest.fixture(scope="session")
+def flashed(tmp_path_factory):
+    """(image, output): a flash image onto which `make flash PORT=emulator` deployed the
+    yari firmware, shared by the emulator tests (each runs on its own copy)."""
+    image = str(tmp_path_factory.mktemp("pico") / "flash.bin")
+    return image, flash_emulator(image)
+
+
+@pytest.fixture
+def board(flashed, tmp_path):
+    """A Bench on a fresh copy of the flashed image."""
+    copy = str(tmp_path / "flash.bin")
+    with open(flashed[0], "rb") as src, open(copy, "wb") as dst:
+        dst.write(src.read())
+    bench = Bench(copy, str(tmp_path))
+    yield bench
+    bench.close()
+
+
 class Bench:
     """An emulated board running the deployed firmware, with a protocol client on its port."""
 

@@ -4,7 +4,6 @@ its LEDs read back from the decoded WS2812 stream, its power cut in the middle o
 
 The default run plays a short sample; `make test-slow` plays long games and many cuts.
 """
-import os
 import random
 
 import pytest
@@ -12,33 +11,13 @@ import pytest
 from shogicore.game import Game
 from shogicore.move import is_drop, move_from
 from shogicore.notation import to_usi
-from tests.emulator import Bench, flash_emulator, needs_emulator
+from tests.emulator import board, flashed, needs_emulator  # noqa: F401 (fixtures)
 from tests.oracles import fsf_legal_usi
 from yariboard.emurig import MICROPYTHON_VERSION
 from yariboard.simboard import move_gestures, occupied_squares
 from yariboard.simrig import led_styles
 
 pytestmark = needs_emulator
-
-
-@pytest.fixture(scope="module")
-def flashed(tmp_path_factory):
-    """A flash image onto which `make flash PORT=emulator` deployed the yari firmware."""
-    folder = tmp_path_factory.mktemp("pico")
-    image = str(folder / "flash.bin")
-    output = flash_emulator(image)
-    return image, output
-
-
-@pytest.fixture
-def board(flashed, tmp_path):
-    image, _ = flashed
-    copy = str(tmp_path / "flash.bin")
-    with open(image, "rb") as src, open(copy, "wb") as dst:
-        dst.write(src.read())
-    bench = Bench(copy, str(tmp_path))
-    yield bench
-    bench.close()
 
 
 def test_make_flash_deploys_through_mpremote_and_the_pico_reboots_into_main(flashed):
@@ -140,7 +119,7 @@ def cut_and_reboot(bench, cut, rng, game, played):
 
 
 def test_power_cut_in_the_middle_of_the_saves_flash_write_loses_nothing(board):
-    game, played = check_noisy_game(board, seed=8, plies=2)
+    game, played = check_noisy_game(board, seed=8, plies=1)
     rng = random.Random(3)
     fraction = rng.random()
     m, saved = cut_and_reboot(board, lambda pico: pico.cut_in_flash_operation(0, fraction),
