@@ -4,7 +4,10 @@ its LEDs read back from the decoded WS2812 stream, its power cut in the middle o
 
 The default run plays a short sample; `make test-slow` plays long games and many cuts.
 """
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -152,3 +155,15 @@ def test_power_cuts_at_random_instruction_counts(board):
             board.pico.send_commands(["set " + " ".join(occupied_squares("yari", game.position.sfen())),
                                       "advance 500"])
             board.pico.sync()
+
+
+def test_yariboard_sim_plays_through_the_emulated_pico(tmp_path):
+    script = tmp_path / "moves.txt"
+    script.write_text("move 7g7f\nmove 4c4d\n")
+    proc = subprocess.run([sys.executable, "-m", "yariboard.cli", "--db", str(tmp_path / "a.db"),
+                           "sim", "--emulator", "--storage", str(tmp_path / "flash"),
+                           "--script", str(script)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1. P-7f" in proc.stdout and "P-4d" in proc.stdout
+    assert "last move 4c,4d" in proc.stdout          # read back from the decoded WS2812 frames
+    assert os.path.getsize(tmp_path / "flash" / "flash.bin") == 2 * 1024 * 1024

@@ -87,6 +87,7 @@ class EmulatedPico:
         why = missing_parts()
         if why:
             raise EmulatorError(why)
+        os.makedirs(os.path.dirname(self.flash_path), exist_ok=True)
         self._drain_serial_input()
         self.cut_at = None
         cmd = ["node", "--import", "tsx", os.path.join(EMULATOR, "board.ts"),

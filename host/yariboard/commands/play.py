@@ -11,12 +11,11 @@ from rich.console import Console
 
 from shogicore.variants import BLACK, WHITE
 from yariboard.commands.common import add_db_option, fail, open_archive
-from yariboard.commands.sim import SimConsole, keyboard_lines, run_interactive
+from yariboard.commands.sim import SimConsole, keyboard_lines, make_rig, run_interactive
 from yariboard.engine import LEVELS, Engine
 from yariboard.link import BoardRefused, Link, LinkError
 from yariboard.recorder import Recorder
 from yariboard.session import PlaySession
-from yariboard.simrig import SimRig
 from yariboard.usi import UsiEngine, UsiError
 from yariboard.view import render
 
@@ -28,6 +27,8 @@ def register(subparsers):
     parser.add_argument("--port", help="serial port of the board (default: find it by its USB ids)")
     parser.add_argument("--sim", action="store_true",
                         help="play on a simulated board, typing the sensor events (see `yariboard sim -h`)")
+    parser.add_argument("--emulator", action="store_true",
+                        help="with --sim: the real Pico firmware image on the emulated RP2040")
     parser.add_argument("--engine", metavar="PATH", help="a USI engine to play (default: the built-in engine)")
     parser.add_argument("--level", type=int, default=5, choices=sorted(LEVELS),
                         help="built-in engine level (default %(default)s)")
@@ -77,7 +78,9 @@ def start_new_game(args, link):
 
 
 def play_simulated(args, archive, engine, side, names, console):
-    with SimRig(tempfile.mkdtemp(prefix="yariboard-play-"), clock="real") as rig:
+    storage = tempfile.mkdtemp(prefix="yariboard-play-")
+    args.board = "yari-9x7" if args.variant == "yari" else "shogi-9x9"
+    with make_rig(args, storage, "real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
                          time_limit=args.seconds)
         sim.pump(0.2)

@@ -6,6 +6,7 @@ hands would do (`lift 7g`, `place 7f`), or let `move 7g7f` do the touches, from 
 keyboard or from a script file (one command per line, `#` starts a comment).
 """
 import argparse
+import os
 import queue
 import sys
 import tempfile
@@ -44,6 +45,8 @@ def register(subparsers):
                         help="board time: real (default at the keyboard) or virtual (default for scripts)")
     parser.add_argument("--board", default="yari-9x7", help="hardware/boards/NAME.json (default %(default)s)")
     parser.add_argument("--storage", metavar="DIR", help="the board's flash directory (default: a new temporary one)")
+    parser.add_argument("--emulator", action="store_true",
+                        help="run the real Pico firmware image on the emulated RP2040 (docs/emulator.md)")
     parser.set_defaults(func=run)
 
 
@@ -127,13 +130,22 @@ def run(args):
     console = Console()
     storage = args.storage or tempfile.mkdtemp(prefix="yariboard-sim-")
     clock = args.clock or ("virtual" if args.script else "real")
-    with open_archive(args) as archive, SimRig(storage, board=args.board, clock=clock) as rig:
+    with open_archive(args) as archive, make_rig(args, storage, clock) as rig:
         sim = SimConsole(rig, archive, console)
         sim.pump(0.2)
         console.print("simulated board on %s (flash in %s, %s clock)" % (rig.port, storage, clock))
         if args.script:
             return run_script(sim, args.script)
         return run_interactive(sim, console)
+
+
+def make_rig(args, storage, clock):
+    """The simulated board, or with --emulator the emulated Pico (flash image in `storage`)."""
+    if getattr(args, "emulator", False):
+        from yariboard.emurig import EmuRig
+
+        return EmuRig(os.path.join(storage, "flash.bin"), board=args.board, clock=clock)
+    return SimRig(storage, board=args.board, clock=clock)
 
 
 def run_script(sim, path):
