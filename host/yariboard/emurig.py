@@ -63,7 +63,7 @@ class EmulatedPico:
         self.stderr_path = os.path.join(self.log_dir, "emulator.stderr")
         self.leds = {}             # square -> (r, g, b) of the last decoded WS2812 frame
         self.led_times = []        # (board ns, leds) of every change of the LEDs
-        self.lifts = []            # board ns of each lift
+        self.lifts = []            # (board ns, squares) of each lift
         self.boots = 0
         self.scanning = False      # main.py has started to scan the switches since the boot
         self.usb_up = False        # the host has enumerated its USB port since the boot
@@ -257,7 +257,7 @@ class EmulatedPico:
                     self.leds = lit
                     self.led_times.append((int(words[1]), lit))
                 elif verb == "lifted":
-                    self.lifts.append(int(words[1]))
+                    self.lifts.append((int(words[1]), words[2:]))
                 elif verb == "boot":
                     self.boots += 1
                     self.scanning = self.usb_up = False

@@ -369,6 +369,7 @@ function runQueue() {
       if (args[0] === 'flash') { cutFlashOps = Number(args[1]); cutFraction = Number(args[2] ?? 0.5); }
       else cutAtNs = now() + Number(args[0]) * NS_PER_CYCLE;
     }
+    else if (verb === 'pin') sim.rp2040.gpio[Number(args[0])].setInputValue(args[1] === '1');
     else if (verb === 'reboot') rebootWanted = true;
     else if (verb === 'quit') { closeSync(flashFd); process.exit(0); }
     else report(`error unknown command ${JSON.stringify(line)}`);

@@ -2,4 +2,4 @@
 
 Each module here defines `run()` that prints its figures, one per line, as `name: value`.
 """
-ORDER = ("rules", "firmware", "engine", "link")
+ORDER = ("rules", "firmware", "engine", "link", "emulator")
