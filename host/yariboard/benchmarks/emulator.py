@@ -1,0 +1,134 @@
+"""Figures of the real firmware image on the emulated Pico (rp2040js, MicroPython v1.28.0 UF2).
+
+Memory is read inside the emulated chip: gc.mem_free() at the REPL with the firmware's modules
+dropped, after main.py has imported everything and set up the board, and after a game of
+PLIES plies played on the emulated switches. A pin interrupt on a spare GPIO (GP26) takes the
+readings while the firmware runs, so its objects are all alive. Budget: >= 128 KB free after
+300 plies. Times are board time from the emulator's cycle count at 125 MHz: lift to lit
+destinations after the debounce (budget 50 ms), the busy time of one scan-and-interpret pass
+of the main loop, and the flash work of the save that follows a move (erases and page
+programs, at the W25Q16JV's datasheet typical times).
+"""
+import os
+import sys
+import tempfile
+import time
+
+from yariboard.benchmarks.firmware import long_game
+from yariboard.emurig import EmulatedPico, EmulatorError, deploy, missing_parts
+from yariboard.simboard import SerialClient, move_gestures
+from shogicore.game import Game
+from yariboard.simrig import led_styles
+
+PLIES = int(os.environ.get("YARIBOARD_BENCH_PLIES", "300"))
+PROBE_PIN = 26
+BUDGET_KB = 128
+LIFT_BUDGET_MS = 50
+
+HOOK = ("import gc, machine\r\nM = []\r\ndef _m(p):\r\n    gc.collect()\r\n    M.append(gc.mem_free())\r\n"
+        "_p = machine.Pin(%d, machine.Pin.IN)\r\n_p.irq(_m, machine.Pin.IRQ_RISING)\r\nimport main\r\n"
+        % PROBE_PIN)
+
+
+def repl(client, text, until=b">>> ", timeout=120):
+    """Send raw bytes to the REPL and collect the reply up to `until`."""
+    client.serial.reset_input_buffer()
+    client.serial.write(text)
+    out = b""
+    deadline = time.monotonic() + timeout
+    while until not in out:
+        if time.monotonic() > deadline:
+            raise EmulatorError("no REPL answer: %r" % out[-200:])
+        out += client.serial.read(256)
+    return out.decode(errors="replace")
+
+
+def probe(pico):
+    pico.send_commands(["pin %d 1" % PROBE_PIN, "advance 30", "pin %d 0" % PROBE_PIN, "advance 30"])
+    pico.sync()
+
+
+def run():
+    why = missing_parts()
+    if why:
+        print("emulator: not run (%s)" % why)
+        return
+    folder = tempfile.mkdtemp(prefix="bench-emulator-")
+    pico = EmulatedPico(os.path.join(folder, "flash.bin"), log_dir=folder).start()
+    try:
+        pico.wait_booted(1)
+        if deploy(pico.port):
+            print("emulator: deploying the firmware failed")
+            return
+        pico.wait_booted(2)
+        pico.wait_scanning()
+        client = SerialClient(pico.port, timeout=300)
+        repl(client, b"\x03\x03")
+        repl(client, b"import gc, sys; [sys.modules.pop(k) for k in list(sys.modules)]\r\n",
+             until=b"\r\n>>> ")
+        out = repl(client, b"gc.collect(); print('FREE', gc.mem_free())\r\n", until=b"\r\n>>> ")
+        free_prompt = int(out.split("FREE ")[-1].split()[0])
+        mark = len(client.frames)
+        client.serial.write(b"\x05" + HOOK.encode() + b"\x04")
+        client.wait_for(lambda f: f[1] == "hello", start=mark)   # main.py is running
+        probe(pico)
+        run_game(pico, client)
+        stats = pico.stats()
+        probe(pico)
+        out = repl(client, b"\x03\x03", timeout=60)
+        out = repl(client, b"print('MEM', M)\r\n", until=b"\r\n>>> ")
+        readings = [int(v) for v in out.split("MEM [")[-1].split("]")[0].split(",")]
+        report(free_prompt, readings, stats, pico)
+    finally:
+        pico.close()
+
+
+def run_game(pico, client):
+    """Play PLIES plies as hands do; return when the last one is announced."""
+    game = Game("yari")
+    saves = []
+    passes = []
+    for number, m in enumerate(long_game(PLIES), 1):
+        before = pico.stats()
+        mark = len(client.frames)
+        pico.send_commands(move_gestures(game.position, m))
+        game.play(m)
+        client.wait_for(lambda f: f[1] == "move" and f[2][0] == str(number), start=mark)
+        after = pico.stats()
+        passes.append((after["pass_mean_ns"], after["pass_max_ns"]))
+        saves.append((number, after["erases"] - before["erases"],
+                      after["programs"] - before["programs"], after["chip_ns"] - before["chip_ns"]))
+    run_game.saves = saves
+    run_game.passes = passes
+
+
+def report(free_prompt, readings, stats, pico):
+    lifts = []
+    for lifted, squares in pico.lifts:
+        # the first frame after the lift that shows the lifted piece's square as such
+        later = [t for t, leds in pico.led_times if t > lifted
+                 and any(led_styles(leds).get(sq) == "lifted" for sq in squares)]
+        if later:
+            lifts.append((later[0] - lifted) / 1e6 - pico.config.debounce_ms)
+    print("emulated Pico: MicroPython v1.28.0 UF2 in rp2040js, board time at 125 MHz")
+    print("heap free at the REPL (firmware modules dropped): %d bytes" % free_prompt)
+    print("heap free after imports and board set-up: %d bytes" % readings[0])
+    print("heap free after a %d-ply game: %d bytes (budget >= %d KB: %s)"
+          % (PLIES, readings[-1], BUDGET_KB, "ok" if readings[-1] >= BUDGET_KB * 1024 else "OVER"))
+    if lifts:
+        print("lift to lit after debounce: mean %.1f ms, max %.1f ms over %d lifts (budget %d ms: %s)"
+              % (sum(lifts) / len(lifts), max(lifts), len(lifts), LIFT_BUDGET_MS,
+                 "ok" if max(lifts) <= LIFT_BUDGET_MS else "OVER"))
+    passes = run_game.passes
+    print("scan-and-interpret pass (busy board time): mean %.2f ms, max %.2f ms"
+          % (sum(p[0] for p in passes) / len(passes) / 1e6, max(p[1] for p in passes) / 1e6))
+    number, erases, programs, chip_ns = run_game.saves[-1]
+    print("save after move %d: %d sector erases, %d page programs, %.1f ms of flash chip time"
+          % (number, erases, programs, chip_ns / 1e6))
+    worst = max(run_game.saves, key=lambda s: s[3])
+    print("slowest save: move %d, %d erases, %d programs, %.1f ms of flash chip time"
+          % (worst[0], worst[1], worst[2], worst[3] / 1e6))
+
+
+if __name__ == "__main__":
+    sys.exit(run())

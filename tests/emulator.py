@@ -1,0 +1,65 @@
+"""The emulated Pico for tests: skipped (with the reason) where Node or rp2040js is missing,
+never in CI, which installs them (.ci/run, `make emulator`)."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.mpy import ROOT
+from yariboard.emurig import EmulatedPico, missing_parts
+from yariboard.simboard import SerialClient
+
+needs_emulator = pytest.mark.skipif(bool(missing_parts()) and not os.environ.get("CI"),
+                                    reason=missing_parts() or "ready")
+
+
+def flash_emulator(flash_image, variant="yari"):
+    """`make flash PORT=emulator` (tools/flash.py) onto a fresh flash image; its output."""
+    proc = subprocess.run([sys.executable, "-m", "tools.flash", "--variant", variant,
+                           "--port", "emulator", "--flash-image", flash_image,
+                           "--build-dir", os.path.join(os.path.dirname(flash_image), "build")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="session")
+def flashed(tmp_path_factory):
+    """(image, output): a flash image onto which `make flash PORT=emulator` deployed the
+    yari firmware, shared by the emulator tests (each runs on its own copy)."""
+    image = str(tmp_path_factory.mktemp("pico") / "flash.bin")
+    return image, flash_emulator(image)
+
+
+@pytest.fixture
+def board(flashed, tmp_path):
+    """A Bench on a fresh copy of the flashed image."""
+    copy = str(tmp_path / "flash.bin")
+    with open(flashed[0], "rb") as src, open(copy, "wb") as dst:
+        dst.write(src.read())
+    bench = Bench(copy, str(tmp_path))
+    yield bench
+    bench.close()
+
+
+class Bench:
+    """An emulated board running the deployed firmware, with a protocol client on its port."""
+
+    def __init__(self, flash_image, log_dir, occupied=None):
+        self.pico = EmulatedPico(flash_image, occupied=occupied, log_dir=log_dir)
+        self.client = None
+
+    def power_up(self):
+        """Boot and wait for the firmware's `hello` on the USB serial port."""
+        self.pico.start()
+        self.pico.wait_booted(1)
+        if self.client is None:
+            self.client = SerialClient(self.pico.port, timeout=120)
+        mark = len(self.client.frames)
+        return self.client.wait_for(lambda f: f[1] == "hello", start=mark, timeout=180)
+
+    def close(self):
+        if self.client:
+            self.client.close()
+        self.pico.close()
