@@ -18,7 +18,7 @@ from tests.emulator import board, flashed, needs_emulator  # noqa: F401 (fixture
 from tests.oracles import fsf_legal_usi
 from yariboard.emurig import MICROPYTHON_VERSION
 from yariboard.simboard import move_gestures, occupied_squares
-from yariboard.simrig import led_styles
+from yariboard.emurig import led_styles
 
 pytestmark = needs_emulator
 

@@ -13,7 +13,8 @@ import pytest
 from shogicore.variants import variant_by_name
 from tests.test_firmware_games import play_games
 from tests.test_firmware_powercut import cut_power_during_games
-from yariboard.simboard import board_file, micropython_binary
+from yariboard.resources import board_file
+from yariboard.simboard import micropython_binary
 
 WA_BOARD = "wa-11x11"
 SAMPLE_GAMES = 16        # in every run: about 8 s on two cores

@@ -19,7 +19,8 @@ import tty
 
 from boardfw import config as board_config
 from boardfw import ledlang
-from yariboard.simboard import board_file, occupied_squares
+from yariboard.resources import board_file
+from yariboard.simboard import occupied_squares
 from yariboard.ledstyles import channels, style_names
 from yariboard.simrig import hand_actions
 
@@ -28,6 +29,11 @@ from yariboard.simrig import hand_actions
 STYLE_OF_COLOUR = {}
 for _name, (_rgb, _pattern) in zip(style_names(), ledlang.TABLE):
     STYLE_OF_COLOUR.setdefault(channels(_rgb), _name)
+
+
+def led_styles(leds):
+    """{square: (r, g, b)} as decoded from the LED chain -> {square: LED style name}."""
+    return {square: STYLE_OF_COLOUR.get(rgb, "#%02x%02x%02x" % rgb) for square, rgb in leds.items()}
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EMULATOR = os.path.join(ROOT, "tools", "emulator")
@@ -393,8 +399,7 @@ class EmuRig:
 
     def led_styles(self):
         """{square: LED style name}, as far as the decoded colours tell."""
-        return {square: STYLE_OF_COLOUR.get(rgb, "#%02x%02x%02x" % rgb)
-                for square, rgb in self.board.leds.items()}
+        return led_styles(self.board.leds)
 
     def phase(self):
         """The emulated Pico reports no interpreter phase: '' (the view then says less)."""
