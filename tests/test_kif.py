@@ -21,13 +21,14 @@ from yariboard.records import GameRecord, MoveRecord, RecordError
 DATA = os.path.join(os.path.dirname(__file__), "data")
 START = datetime.datetime(2025, 6, 1, 8, 0, 0, tzinfo=datetime.timezone.utc)
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
-ENDINGS = [("", ""), ("black", "resignation"), ("white", "resignation"), ("draw", "impasse"),
-           ("white", "impasse"), ("black", "illegal-move"), ("draw", "repetition"),
-           ("black", "adjudication"), ("draw", "adjudication")]
+# Endings any final position allows; a stated mate or repetition must be seen on the board,
+# and an impasse is added only when the final position allows one to be declared.
+ENDINGS = [("", ""), ("black", "resignation"), ("white", "resignation"),
+           ("black", "illegal-move"), ("black", "adjudication"), ("draw", "adjudication")]
 
 
 def random_game(seed, variant, sfen, handicap="", max_plies=60):
-    """Random legal moves from `sfen`, random names (Japanese too), times and result."""
+    """Random legal moves from `sfen`, random names (Japanese too), times and a fitting result."""
     rng = random.Random(seed)
     rules = variant_by_name(variant)
     position = Position(rules, sfen)
@@ -49,7 +50,11 @@ def random_game(seed, variant, sfen, handicap="", max_plies=60):
         record.winner = ("black", "white")[winner] if winner is not None else "draw"
         record.reason = reason
     else:
-        record.winner, record.reason = rng.choice(ENDINGS)
+        endings = list(ENDINGS)
+        if position.can_declare_impasse():
+            winner = position.impasse_result()[0]
+            endings.append(("draw" if winner is None else ("black", "white")[winner], "impasse"))
+        record.winner, record.reason = rng.choice(endings)
     return record
 
 
@@ -195,11 +200,13 @@ def test_cli_writes_shift_jis_kif_and_utf8_kifu_and_reads_both(tmp_path):
             assert done.returncode == 0, done.stderr
             with open(path, "rb") as written:
                 written.read().decode(encoding)
-            other = str(tmp_path / "other.sqlite3")
+            # A fresh archive per file: an archive already holding the game adds nothing on import.
+            other = str(tmp_path / ("%d-%s.sqlite3" % (game_id, name)))
             done = run_cli("games", "import", path, env_db=other)
             assert done.returncode == 0, done.stderr
             with Archive(other) as archive:
-                assert archive.game(archive.ids()[-1]).same_game(game)
+                (only,) = archive.ids()
+                assert archive.game(only).same_game(game)
 
 
 def test_name_outside_shift_jis_is_a_one_line_error(tmp_path):

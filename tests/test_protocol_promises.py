@@ -38,6 +38,7 @@ REFUSED = {
     "hint": [["hint", "9i9h"], ["hint", "7g7f7e"]],
     "clear": [["clear", "x"]],
     "undo": [["undo", "now"]],
+    "resign": [["resign", "red"], ["resign", "black", "flag"], ["resign", "white", "time", "x"]],
     "ledtest": [["ledtest", "1"]],
     "sensors": [["sensors", "x"]],
 }

@@ -86,8 +86,10 @@ from boardfw.sim_hw import SimStrip
 from boardfw import config
 c = config.load('%s')
 strip = SimStrip(c.led_count)
-leds = Leds(strip, c.led_count, c.led_ma_per_channel, c.led_idle_ma, c.led_budget_ma)
-leds.show(bytearray([255] * (3 * c.led_count)))
+leds = Leds(strip, c)
+leds.clear()
+leds.fill(0xFFFFFF)
+leds.show()
 print(json.dumps([strip[i] for i in range(len(strip))]))
 """ % WA_BOARD)
     count = len(result)

@@ -1,6 +1,7 @@
 """`sim`, `demo` and `play` with the Wa Shogi board, as a person runs them: the installed
 `yariboard` command, a real SQLite archive, and for `play` the real CrazyWa engine."""
 import os
+import re
 import subprocess
 import sys
 import time
@@ -36,7 +37,7 @@ def test_sim_script_on_the_wa_board_records_the_moves(tmp_path):
     [game] = archived(tmp_path)
     assert game.variant == "wa" and game.usi_moves() == ["11k11j", "1a1b", "10j11k"]
     assert "legal destination" in run.stdout and "Cloud Eagle" in run.stdout
-    assert " 11  10  9 " in run.stdout
+    assert re.search(r"\b11\s+10\s+9\s+8\b", run.stdout)
 
 
 def test_an_unknown_board_is_one_line_naming_the_known_ones(tmp_path):
@@ -44,7 +45,8 @@ def test_an_unknown_board_is_one_line_naming_the_known_ones(tmp_path):
         run = yariboard(tmp_path, *command, "--board", "wa-12x12", stdin="")
         assert run.returncode == 2
         last = run.stderr.strip().splitlines()[-1]
-        assert "no board 'wa-12x12'" in last and "wa-11x11" in last
+        assert "'wa-12x12'" in last and "wa-11x11" in last
+        assert "shogi-9x9" in last and "yari-9x7" in last
         assert "Traceback" not in run.stderr
 
 
@@ -77,7 +79,8 @@ def test_play_against_crazywa_on_the_simulated_wa_board(tmp_path):
         proc.kill()
     assert proc.returncode == 0, err
     assert "Ann (Black) vs crazywa (White)" in out
-    assert "engine move" in out and "(depth " in out
+    assert "ordered move (PC/engine)" in out and "carry out the engine's move" in out
+    assert "(depth " in out
     [game] = archived(tmp_path)
     assert game.variant == "wa" and game.white == "crazywa" and game.usi_moves()[:1] == ["11k11j"]
 

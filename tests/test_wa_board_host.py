@@ -98,7 +98,7 @@ def test_the_terminal_view_draws_eleven_files_and_ranks_with_a_piece_key():
     key = " ".join(lines[lines.index(next(l for l in lines if "Pieces:" in l)):])
     for name in ("Crane King", "Sparrow Pawn", "Oxcart", "Cloud Eagle", "Treacherous Fox"):
         assert name in key
-    assert "last move" in text
+    assert re.search(r"~ +the previous move \(from and to\): 11j", text)
 
 
 def test_the_piece_key_names_every_wa_piece_once_and_only_wa_gets_one():

@@ -388,6 +388,11 @@ class EmuRig:
         self.board.send_commands(lines)
         self.board.sync()
 
+    def arrange(self, variant, sfen):
+        """Set the pieces out for the position `sfen` (a new game or a set-up position)."""
+        self.act("set " + " ".join(occupied_squares(variant, sfen)))
+        self.wait(3 * self.board.config.debounce_ms + 100)
+
     def act(self, line, after_ms=0):
         if after_ms:
             self.wait(after_ms)

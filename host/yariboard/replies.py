@@ -15,7 +15,7 @@ from boardfw import protocol
 
 # The endings of the rules core (docs/protocol.md, RESULT).
 RESULT_REASONS = ("mate", "repetition", "perpetual-check", "resignation", "impasse",
-                  "illegal-move")
+                  "illegal-move", "time")   # time: a flag fall the host reported
 MAX_PLY = 99999       # the protocol's PLY and N are at most five digits
 
 State = collections.namedtuple("State", "game_id variant mode ply result sfen")

@@ -46,12 +46,12 @@ def run(args):
         print("== bench %s" % name, flush=True)
         try:
             module = importlib.import_module("yariboard.benchmarks." + name)
+            if name in HEAP_BENCHES:
+                module.run(binaries)
+            else:
+                module.run()
         except ModuleNotFoundError as error:
             # comparisons with python-shogi and the firmware's compiler need the checkout
             return fail("bench %s needs the development setup (`make venv` in a checkout): "
                         "no module %s" % (name, error.name))
-        if name in HEAP_BENCHES:
-            module.run(binaries)
-        else:
-            module.run()
     return 0

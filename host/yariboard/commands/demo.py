@@ -25,7 +25,7 @@ def register(subparsers):
 def run(args):
     with open_archive(args) as archive:
         game_id = demo.run_demo(archive, levels=(args.black_level, args.white_level), max_plies=args.max_plies, seed=args.seed,
-                                seconds_per_move=args.seconds, board=args.board)
+                                seconds_per_move=args.seconds, board=args.board or "yari-9x7")
         record = archive.game(game_id)
     print("game %d saved in %s: %d moves, %s (%s)" % (
         game_id, archive.path, len(record.moves), record.winner or "unfinished", record.reason or "-"))
