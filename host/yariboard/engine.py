@@ -19,6 +19,8 @@ from shogicore.move import is_drop, is_promotion, drop_kind, move_from, move_to
 from shogicore.position import piece_colour, piece_kind
 from shogicore.variants import BLACK, WHITE
 
+from yariboard.captures import captures_and_promotions
+
 MATE_SCORE = 100000
 MAX_PLY = 128
 # Scores beyond this are mate scores: MATE_SCORE minus the distance in plies.
@@ -465,20 +467,21 @@ class Engine:
                 return stand
             if stand > alpha:
                 alpha = stand
-        moves = pos.legal_moves()
-        if not moves:
-            return -MATE_SCORE + ply
         tables = self._tables
         worth = tables.worth
         piece_at = pos.piece_at
         if in_check:
+            moves = pos.legal_moves()   # every evasion, drops included
+            if not moves:
+                return -MATE_SCORE + ply
             candidates = self._order(moves, 0, ply)
             best = -INFINITY
         else:
+            moves = captures_and_promotions(pos, in_check)
+            if not moves and not pos.legal_moves(first_only=True):
+                return -MATE_SCORE + ply  # no legal move at all loses, as in _negamax
             scored = []
             for m in moves:
-                if is_drop(m):
-                    continue
                 victim = piece_at(move_to(m))
                 if victim:
                     gain = worth[victim]
