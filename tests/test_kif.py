@@ -16,6 +16,7 @@ from shogicore.notation import to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from yariboard import exports, kif
+from tests.test_records import fitting_ending
 from yariboard.records import GameRecord, MoveRecord, RecordError
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -44,17 +45,7 @@ def random_game(seed, variant, sfen, handicap="", max_plies=60):
         when += datetime.timedelta(seconds=rng.choice([0, 1, 7, 59, 61, 3600]))
         record.moves.append(MoveRecord(to_usi(rules, move), when.strftime(STAMP)))
         position.push(move)
-    status = position.status()
-    if status:
-        winner, reason = status
-        record.winner = ("black", "white")[winner] if winner is not None else "draw"
-        record.reason = reason
-    else:
-        endings = list(ENDINGS)
-        if position.can_declare_impasse():
-            winner = position.impasse_result()[0]
-            endings.append(("draw" if winner is None else ("black", "white")[winner], "impasse"))
-        record.winner, record.reason = rng.choice(endings)
+    record.winner, record.reason = fitting_ending(position, rng, ENDINGS)
     return record
 
 

@@ -37,20 +37,27 @@ def random_record(seed, variant="yari", handicap="", max_plies=70):
         when += datetime.timedelta(seconds=rng.choice([0, 1, 7, 59, 61, 3600]))
         record.moves.append(MoveRecord(to_usi(rules, move), when.strftime("%Y-%m-%dT%H:%M:%SZ")))
         position.push(move)
+    record.winner, record.reason = fitting_ending(position, rng)
+    return record
+
+
+# Endings any final position allows (a stated mate or repetition must be seen on the board).
+ANY_TIME_ENDINGS = [("", ""), ("black", "resignation"), ("white", "resignation"),
+                    ("black", "illegal-move"), ("black", "adjudication"), ("draw", "adjudication")]
+
+
+def fitting_ending(position, rng, endings=ANY_TIME_ENDINGS):
+    """(winner, reason) for a record ending in `position`: its own ending if the game is over,
+    else one of `endings`, or an impasse when one can be declared."""
     status = position.status()
     if status:
         winner, reason = status
-        record.winner = ("black", "white")[winner] if winner is not None else "draw"
-        record.reason = reason
-    else:
-        # Only endings the final position allows (a stated mate or repetition must be seen).
-        endings = [("", ""), ("black", "resignation"), ("white", "resignation"),
-                   ("black", "illegal-move"), ("black", "adjudication"), ("draw", "adjudication")]
-        if position.can_declare_impasse():
-            winner = position.impasse_result()[0]
-            endings.append(("draw" if winner is None else ("black", "white")[winner], "impasse"))
-        record.winner, record.reason = rng.choice(endings)
-    return record
+        return ("black", "white")[winner] if winner is not None else "draw", reason
+    endings = list(endings)
+    if position.can_declare_impasse():
+        winner = position.impasse_result()[0]
+        endings.append(("draw" if winner is None else ("black", "white")[winner], "impasse"))
+    return rng.choice(endings)
 
 
 def yari_games():
