@@ -22,7 +22,7 @@ from boardfw import ledlang
 from yariboard.resources import board_file
 from yariboard.simboard import occupied_squares
 from yariboard.ledstyles import channels, style_names
-from yariboard.simrig import hand_actions
+from yariboard.simrig import SimRig, hand_actions
 
 # A real Pico reports no styles, only the colours it lit: each colour is read as the first
 # style of the LED language with that colour (blinking styles are dark half the time).
@@ -313,8 +313,10 @@ def has_firmware(flash_path):
         return b"main.py" in f.read()
 
 
-class EmuRig:
-    """The emulated Pico on the desk, with hands and a cable: the interface of simrig.SimRig.
+class EmuRig(SimRig):
+    """The emulated Pico on the desk, with hands and a cable: simrig.SimRig, with the
+    emulator in place of the unix port (the port, the cable's replug, the reset and the
+    arranging of the pieces are SimRig's).
 
     The first start on an empty flash file deploys the firmware with `make flash`'s
     commands, as a user does with a new Pico.
@@ -348,31 +350,11 @@ class EmuRig:
             self.board.close()
         self.plugged = False
 
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.close()
-
-    @property
-    def port(self):
-        return self.board.port
-
-    def ports(self):
-        return [self.board.port] if self.plugged else []
-
     def unplug(self):
         """Pull the USB cable: the board loses power and its port is gone."""
         self.board.kill()
         self.plugged = False
         self.unplugs += 1
-
-    def replug(self):
-        self.board.start()
-        self.plugged = True
-
-    def reset(self):
-        self.board.restart()
 
     def perform(self, position, move):
         """Carry out `move` on the switches and let the board settle so it commits it."""
@@ -387,11 +369,6 @@ class EmuRig:
         lines.append("advance %d" % (touch_ms + SETTLE_MS + 100))
         self.board.send_commands(lines)
         self.board.sync()
-
-    def arrange(self, variant, sfen):
-        """Set the pieces out for the position `sfen` (a new game or a set-up position)."""
-        self.act("set " + " ".join(occupied_squares(variant, sfen)))
-        self.wait(3 * self.board.config.debounce_ms + 100)
 
     def act(self, line, after_ms=0):
         if after_ms:
