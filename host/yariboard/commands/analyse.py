@@ -93,10 +93,9 @@ class Progress:
 
 
 def analyse_game(args):
-    if args.plot:
-        problem = plot_problem(args.plot)
-        if problem:
-            return fail(problem)
+    problem = args.plot and plot_problem(args.plot)
+    if problem:
+        return fail(problem)
     with open_archive(args) as archive:
         try:
             record = archive.game(args.id)
