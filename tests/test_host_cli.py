@@ -104,6 +104,22 @@ def test_demo_plays_a_whole_game_through_the_simulator_and_saves_it(tmp_path):
     assert "Black wins" in proc.stdout or "White wins" in proc.stdout or "Draw" in proc.stdout
 
 
+def test_demo_shows_the_adjudicated_result_at_the_move_limit(tmp_path):
+    """At the move limit the host adjudicates: the screen and the summary say who won."""
+    db = str(tmp_path / "demo.db")
+    proc = subprocess.run([sys.executable, "-m", "yariboard.cli", "--db", db, "demo",
+                           "--max-plies", "4"], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, COLUMNS="100"))
+    assert proc.returncode == 0, proc.stderr
+    with Archive(db) as archive:
+        (game_id,) = archive.ids()
+        game = archive.game(game_id)
+    assert len(game.moves) == 4 and game.reason == "adjudication"
+    said = {"black": "Black wins", "white": "White wins", "draw": "Draw"}[game.winner]
+    assert "%s (adjudication)" % said in proc.stdout          # the last picture's result row
+    assert "4 moves, %s (adjudication)" % said in proc.stdout  # the summary line
+
+
 def text_of(state, width=100):
     console = Console(width=width, record=True, color_system=None)
     console.print(render(state))

@@ -84,3 +84,38 @@ def test_a_board_without_a_picture_still_says_which_choice_it_offers(tmp_path):
     assert "Traceback" not in "".join(out)
     with Archive(db) as archive:
         assert archive.game(max(archive.ids())).usi_moves() == ["7d7c"]
+
+
+def test_a_long_press_of_a_before_the_engines_first_move_is_the_persons_resignation(tmp_path):
+    """The engine plays Black and is still thinking about its first move: the board was told
+    at the start which side the engine plays, so the person (White) resigns, not the engine."""
+    db = str(tmp_path / "games.sqlite3")
+    with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as board:
+        proc = subprocess.Popen([yariboard(), "--db", db, "play", "--port", board.port,
+                                 "--engine-side", "black", "--level", "1", "--seconds", "20"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True,
+                                env=dict(os.environ, COLUMNS="80"))
+        out = []
+        reader = threading.Thread(target=lambda: out.extend(proc.stdout), daemon=True)
+        reader.start()
+        try:
+            deadline = time.monotonic() + 30
+            while not any("thinking" in line for line in list(out)):
+                assert time.monotonic() < deadline, "".join(out)
+                time.sleep(0.1)
+            board.send_commands(["press A", "advance 1000", "release A", "advance 60"])
+            board.sync()
+            deadline = time.monotonic() + 30
+            while not any("wins" in line for line in list(out)):
+                assert time.monotonic() < deadline, "".join(out)
+                time.sleep(0.1)
+        finally:
+            proc.stdin.close()
+            proc.wait(timeout=60)
+    text = "".join(out)
+    assert "Traceback" not in text
+    assert "Black wins (resignation)" in text
+    with Archive(db) as archive:
+        record = archive.game(max(archive.ids()))
+    assert (record.winner, record.reason, record.usi_moves()) == ("black", "resignation", [])

@@ -254,6 +254,21 @@ def test_buttons_resign_new_game_and_hint_request(board):
     assert new[2][1:] == ["yari", "casual"] + START.split()
 
 
+@pytest.mark.parametrize("host, loser", [("black", "white"), ("-", "black"), ("white", "black")])
+def test_long_a_before_the_engines_first_move_resigns_for_the_person(board, host, loser):
+    """The host says which side its engine plays before it has ordered any move: a long
+    press of A with Black (the engine's side, if it is) to move is the person's
+    resignation. Without an engine, or with the engine on White, it is Black's."""
+    sim, client = board
+    assert client.request("host", host) == ("ok", [])
+    mark = len(client.frames)
+    sim.send_commands(["press A", "advance 1000", "release A", "advance 60"])
+    sim.sync()
+    client.wait_for(lambda f: f[1] == "end", start=mark)
+    assert after(client, mark, "end") == [["%s:resignation" % ("white" if loser == "black"
+                                                                  else "black"), "0"]]
+
+
 def test_casual_refuses_and_tournament_records_an_illegal_move(board):
     sim, client = board
     mark = len(client.frames)

@@ -39,6 +39,7 @@ REFUSED = {
     "clear": [["clear", "x"]],
     "undo": [["undo", "now"]],
     "resign": [["resign", "red"], ["resign", "black", "flag"], ["resign", "white", "time", "x"]],
+    "host": [["host", "red"], ["host"], ["host", "black", "white"]],
     "ledtest": [["ledtest", "1"]],
     "sensors": [["sensors", "x"]],
 }

@@ -388,6 +388,13 @@ class Controller:
             self._handle(self.interpreter.resign(("black", "white").index(args[0]),
                                                  "time" if len(args) > 1 else "resignation"))
             return ()
+        if verb == "host":   # the engine's side: a long press of A then resigns the other
+            sides = ("black", "white", "-")
+            if args[0] not in sides:
+                raise protocol.ProtocolError(protocol.E_ARGS, "host black|white|-")
+            side = sides.index(args[0])
+            self.interpreter.host_side = side if side < 2 else -1
+            return ()
         if verb == "ledtest":
             self._ledtest_start = now
             return ()

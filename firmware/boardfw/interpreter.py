@@ -95,7 +95,7 @@ class Interpreter:
                 # With the host playing one side, the person holding A is the other side,
                 # even while the host's side is to move.
                 side = self.pos.side
-                return self.resign(side ^ 1 if side == self._host_side else side, "resignation")
+                return self.resign(side ^ 1 if side == self.host_side else side, "resignation")
         elif name == "A":
             if self._reseating:
                 pass  # the offered piece is off the board: put it back first
@@ -168,7 +168,7 @@ class Interpreter:
         if not self.pos.is_legal(move):
             raise ValueError("ordered move is not legal here: %r" % (move,))
         self._order = move
-        self._host_side = self.pos.side
+        self.host_side = self.pos.side
         self._acted = False  # a board already showing it is matched at the next settle
 
     def hint(self, move):
@@ -241,7 +241,7 @@ class Interpreter:
     # -- state ----------------------------------------------------------------------------
     def _use_game(self, game):
         if game is not self.game:
-            self._host_side = -1  # a new game: the host plays no side until it orders a move
+            self.host_side = -1  # a new game: the host plays no side until told (`host`)
         self.game = game
         self.pos = game.position
         self.variant = v = game.position.variant

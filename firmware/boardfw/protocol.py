@@ -31,6 +31,7 @@ REQUESTS = {
     "clear": (0, 0, True),          # drop any shown move or hint
     "undo": (0, 0, True),
     "resign": (1, 2, True),         # SIDE [time]: SIDE resigns, or loses on the host's clock
+    "host": (1, 1, True),           # black|white|-: the side the host's engine plays, if any
     "ledtest": (0, 0, True),
     "sensors": (0, 0, False),
 }

@@ -97,6 +97,7 @@ class PlaySession:
         self._chosen = {}          # (board game, SFEN) -> engine move, searched once
         self._lit = None           # (board game, SFEN, link connections) last sent with show
         self._notation = ([], [])  # (USI moves, their Hodges) of the game shown
+        self._told = None          # (board game, link connections) the board was told `host` for
 
     def finished(self):
         return self.recorder.result != "-"
@@ -128,8 +129,29 @@ class PlaySession:
             elif verb == "end" and self.clock:
                 self.clock.stop()
         self._check_flag()
+        self._tell_host_side()
         self._order_engine_move()
         return events
+
+    def _tell_host_side(self):
+        """Tell the board which side the engine plays, once per game and connection (a
+        rebooted board forgets it): a long press of A is then the person's resignation even
+        before the engine's first move is lit."""
+        link = self.recorder.link
+        if not link.connected() or link.needs_resync or self.recorder.board_game is None:
+            return
+        told = (self.recorder.board_game, link.connections)
+        if self._told == told:
+            return
+        side = next(iter(self.engines)) if len(self.engines) == 1 else None
+        try:
+            link.request("host", "-" if side is None else SIDE_WORDS[side])
+        except BoardRefused:     # a board whose firmware predates `host`: it learns at `show`
+            pass
+        except Disconnected:
+            link.needs_resync = True
+            return
+        self._told = told
 
     def _key(self):
         """The game and position on the board: what a search, an order or a hint is for
@@ -304,6 +326,8 @@ class PlaySession:
         self._notation = (usi, hodges)
         key = self._key()
         result = "" if self.recorder.result == "-" else self.recorder.result
+        if not result and record.winner and record.reason:   # ended by the host (adjudication)
+            result = "%s:%s" % (record.winner, record.reason)
         return ViewState(variant=record.variant, sfen=position.sfen(), leds=leds or {},
                          phase=phase, moves=hodges, first_side=first_side,
                          black=record.black or names[0], white=record.white or names[1],

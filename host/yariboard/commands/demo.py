@@ -1,6 +1,7 @@
 """`yariboard demo`: watch two engines play a whole game through the simulated board."""
 from yariboard import demo
 from yariboard.commands.common import add_board_option, add_db_option, open_archive
+from yariboard.view import RESULT_TEXT
 
 
 def register(subparsers):
@@ -28,5 +29,6 @@ def run(args):
                                 seconds_per_move=args.seconds, board=args.board or "yari-9x7")
         record = archive.game(game_id)
     print("game %d saved in %s: %d moves, %s (%s)" % (
-        game_id, archive.path, len(record.moves), record.winner or "unfinished", record.reason or "-"))
+        game_id, archive.path, len(record.moves), RESULT_TEXT.get(record.winner, "unfinished"),
+        record.reason or "-"))
     return 0
