@@ -14,11 +14,10 @@ import sys
 import tempfile
 import time
 
-from yariboard.benchmarks.firmware import long_game
-from yariboard.emurig import EmulatedPico, EmulatorError, deploy, missing_parts
-from yariboard.simboard import SerialClient, move_gestures
 from shogicore.game import Game
-from yariboard.simrig import led_styles
+from yariboard.benchmarks.firmware import long_game
+from yariboard.emurig import EmulatedPico, EmulatorError, deploy, led_styles, missing_parts
+from yariboard.simboard import SerialClient, move_gestures
 
 PLIES = int(os.environ.get("YARIBOARD_BENCH_PLIES", "300"))
 PROBE_PIN = 26
