@@ -169,3 +169,34 @@ def test_yariboard_sim_plays_through_the_emulated_pico(tmp_path):
     # read back from the decoded WS2812 frames: the legend lists the last move's squares
     assert re.search(r"the previous move \(from and to\): 4c,? 4d", proc.stdout), proc.stdout
     assert os.path.getsize(tmp_path / "flash" / "flash.bin") == 2 * 1024 * 1024
+
+
+def test_yariboard_play_against_the_engine_through_the_emulated_pico(tmp_path):
+    """`play --sim --emulator` at a terminal: the person's move on the emulated switches, the
+    engine's move lit by the Pico's LEDs and carried out as they order, then a resignation;
+    the archive holds the game as played."""
+    from tests.test_terminal_play import Terminal, carry_out_engine_move, status, yariboard_command
+    from yariboard.archive import Archive
+
+    db = str(tmp_path / "games.sqlite3")
+    # the emulated Pico's flash image is kept in a new folder under TMPDIR
+    env = dict(os.environ, TERM="xterm", COLUMNS="80", LINES="50", TMPDIR=str(tmp_path))
+    term = Terminal([yariboard_command(), "--db", db, "play", "--sim", "--emulator", "--new",
+                     "--level", "1", "--seconds", "0.3"], env=env)
+    try:
+        term.wait_for(lambda s: "Black to move" in status(s), seconds=300, what="the start")
+        term.type("move 7g7f")
+        screen = carry_out_engine_move(term, 1)
+        assert "1. P-7f" in screen
+        term.type("resign")
+        term.wait_for(lambda s: "White wins (resignation)" in s, seconds=60, what="the resignation")
+        term.read(3)
+        assert term.process.wait(timeout=60) == 0
+    finally:
+        term.close()
+    assert "Traceback" not in term.output
+    with Archive(db) as archive:
+        record = archive.game(max(archive.ids()))
+    assert record.usi_moves()[0] == "7g7f" and len(record.usi_moves()) == 2
+    assert fsf_legal_usi(Game("yari").variant, record.start_sfen, record.usi_moves()[:1]) >= {record.usi_moves()[1]}
+    assert (record.winner, record.reason) == ("white", "resignation")

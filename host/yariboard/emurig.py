@@ -27,13 +27,69 @@ from yariboard.simrig import SimRig, hand_actions
 # A real Pico reports no styles, only the colours it lit: each colour is read as the first
 # style of the LED language with that colour (blinking styles are dark half the time).
 STYLE_OF_COLOUR = {}
+# colour -> [(style name, longest dark run of its blink pattern in ns; 0: steady)]
+STYLES_OF_COLOUR = {}
 for _name, (_rgb, _pattern) in zip(style_names(), ledlang.TABLE):
     STYLE_OF_COLOUR.setdefault(channels(_rgb), _name)
+    _dark_steps = max(len(run) for run in (_pattern + _pattern).decode().split("#"))
+    STYLES_OF_COLOUR.setdefault(channels(_rgb), []).append(
+        (_name, _dark_steps * ledlang.STEP_MS * 1000000))
+PATTERN_NS = 8 * ledlang.STEP_MS * 1000000      # one pass of every blink pattern
+DARK_SLACK_NS = 100 * 1000000                   # LED refresh and emulator timing
 
 
 def led_styles(leds):
     """{square: (r, g, b)} as decoded from the LED chain -> {square: LED style name}."""
     return {square: STYLE_OF_COLOUR.get(rgb, "#%02x%02x%02x" % rgb) for square, rgb in leds.items()}
+
+
+def seen_styles(led_times, now_ns):
+    """{square: LED style name} as a person sees the board who has watched it for the last
+    second: a colour is its steady style until the square goes dark and lights again, then
+    its blinking one, and a blinking square stays in the picture through its dark steps.
+    `led_times`: (board ns, {square: (r, g, b)}) of every change of the LEDs, oldest first."""
+    start = now_ns - PATTERN_NS
+    first = 0
+    for index in range(len(led_times) - 1, -1, -1):
+        if led_times[index][0] <= start:
+            first = index
+            break
+    frames = led_times[first:]
+    squares = set()
+    for _, leds in frames:
+        squares.update(leds)
+    seen = {}
+    for square in squares:
+        colour, longest_dark, dark_since = None, 0, None
+        for t, leds in frames:
+            rgb = leds.get(square)
+            if rgb is None:
+                if colour is not None and dark_since is None:
+                    dark_since = max(t, start)
+            elif rgb == colour:
+                if dark_since is not None:
+                    longest_dark = max(longest_dark, t - dark_since)
+                dark_since = None
+            else:                       # a new colour: what came before says nothing
+                colour, longest_dark, dark_since = rgb, 0, None
+        styles = STYLES_OF_COLOUR.get(colour)
+        if styles is None:
+            seen[square] = "#%02x%02x%02x" % colour
+            continue
+        dark_now = 0 if dark_since is None else now_ns - dark_since
+        # a blinking style whose dark steps last as long as the ones seen, and no shorter
+        # than the square has been dark now
+        blinking = [(abs(dark - max(longest_dark, dark_now)), name) for name, dark in styles
+                    if dark and dark + DARK_SLACK_NS >= dark_now]
+        if dark_now:
+            if blinking:
+                seen[square] = min(blinking)[1]
+        elif longest_dark and blinking:
+            seen[square] = min(blinking)[1]
+        else:
+            steady = [name for name, dark in styles if not dark]
+            seen[square] = (steady or [styles[0][0]])[0]
+    return seen
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EMULATOR = os.path.join(ROOT, "tools", "emulator")
@@ -380,8 +436,9 @@ class EmuRig(SimRig):
         self.board.sync()
 
     def led_styles(self):
-        """{square: LED style name}, as far as the decoded colours tell."""
-        return led_styles(self.board.leds)
+        """{square: LED style name}, as the decoded colours of the last second tell."""
+        now = self.board.sync()
+        return seen_styles(self.board.led_times, now)
 
     def phase(self):
         """The emulated Pico reports no interpreter phase: '' (the view then says less)."""

@@ -15,11 +15,14 @@ import time
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from shogicore.move import is_drop, is_promotion, drop_kind, move_from, move_to
+from shogicore.move import PROMOTION, is_drop, is_promotion, drop_kind, move_from, move_to
 from shogicore.position import piece_colour, piece_kind
+# push() marks each recorded move that gives check: the search reads the mark, not the board
+from shogicore.position import _CHECK_FLAG
 from shogicore.variants import BLACK, WHITE
 
 from yariboard.captures import captures_and_promotions
+from yariboard.movegen import legal_moves
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -389,15 +392,19 @@ class Engine:
                 if (flag == EXACT or (flag == LOWER and tt_score >= beta)
                         or (flag == UPPER and tt_score <= alpha)):
                     return tt_score
-        in_check = pos.in_check()
+        in_check = side_in_check(pos)
         if in_check and ply < MAX_PLY // 2:
             depth += 1
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, eval_black, 0, in_check)
         if ply >= MAX_PLY:
             return eval_black if pos.side == BLACK else -eval_black
-        moves = pos.legal_moves()
-        if not moves:
+        # The hash move is tried before any other move is generated: it often cuts off, and
+        # then the position's other moves are never built.
+        if tt_move and not pos.is_legal(tt_move):
+            tt_move = 0          # another position with the same key stored it
+        moves = None if tt_move else legal_moves(pos, in_check)
+        if moves == []:
             return -MATE_SCORE + ply  # no legal move loses, in check or not
         tables = self._tables
         seen[key] = 1
@@ -409,7 +416,7 @@ class Engine:
         # below alpha cannot raise it (the reply's quiescence would stand pat) unless it
         # checks; skipping it saves a push, a pop and a node.
         frontier = depth == 1 and not in_check and not pv_node
-        for index, m in enumerate(self._ordered(moves, tt_move, ply)):
+        for index, m in enumerate(self._staged(moves, tt_move, in_check, ply)):
             quiet = is_drop(m) or not (piece_at(move_to(m)) or is_promotion(m))
             child_eval = eval_black + move_delta(tables, pos, m)
             if frontier and quiet and index:
@@ -461,7 +468,7 @@ class Engine:
         if ply >= MAX_PLY:
             return stand
         if in_check is None:
-            in_check = pos.in_check()
+            in_check = side_in_check(pos)
         if not in_check:
             if stand >= beta or qply >= QUIESCENCE_MAX_PLIES:
                 return stand
@@ -471,7 +478,7 @@ class Engine:
         worth = tables.worth
         piece_at = pos.piece_at
         if in_check:
-            moves = pos.legal_moves()   # every evasion, drops included
+            moves = legal_moves(pos, True)   # every evasion, blocking drops included
             if not moves:
                 return -MATE_SCORE + ply
             candidates = self._order(moves, 0, ply)
@@ -504,40 +511,41 @@ class Engine:
                         break
         return best
 
-    def _ordered(self, moves, tt_move, ply):
-        """The hash move first, before paying for sorting the rest: it often cuts off."""
-        if tt_move in moves:
+    def _staged(self, moves, tt_move, in_check, ply):
+        """The hash move first, then the others (`moves`, or generated only if needed)."""
+        if tt_move:
             yield tt_move
-            yield from self._order(moves, tt_move, ply)[1:]
+            yield from self._order(legal_moves(self._pos, in_check), tt_move, ply)[1:]
         else:
             yield from self._order(moves, 0, ply)
 
     def _order(self, moves, tt_move, ply):
-        """TT move, then captures by MVV-LVA, promotions, killers, then by history."""
-        pos = self._pos
-        piece_at = pos.piece_at
+        """TT move, then captures by MVV-LVA, promotions, killers, then by history. (The
+        move's bits are read in place: this runs at every node, over every move.)"""
+        board = self._pos.board
         worth = self._tables.worth
-        killers = self._killers[ply]
-        history = self.history
+        killer, second_killer = self._killers[ply]
+        history = self.history.get
         keyed = []
+        append = keyed.append
         for m in moves:
             if m == tt_move:
                 key = 1 << 30
-            elif is_drop(m):
-                key = history.get(m, 0)
+            elif not m & 0xFF00:                            # a drop
+                key = history(m, 0)
             else:
-                victim = piece_at(move_to(m))
+                victim = board[m & 0xFF]
                 if victim:
-                    key = (1 << 24) + worth[victim] * 16 - worth[piece_at(move_from(m))] // 16
-                elif is_promotion(m):
+                    key = (1 << 24) + worth[victim] * 16 - worth[board[m >> 8 & 0xFF]] // 16
+                elif m & PROMOTION:
                     key = 1 << 23
-                elif m == killers[0]:
+                elif m == killer:
                     key = (1 << 22) + 1
-                elif m == killers[1]:
+                elif m == second_killer:
                     key = 1 << 22
                 else:
-                    key = history.get(m, 0)
-            keyed.append((key, m))
+                    key = history(m, 0)
+            append((key, m))
         keyed.sort(reverse=True)
         return [m for _, m in keyed]
 
@@ -559,6 +567,13 @@ class Engine:
         for _ in line:
             pos.pop()
         return line
+
+
+def side_in_check(position):
+    """Is the side to move in check? Read from the mark of the move that led here."""
+    if position.plies:
+        return bool(position._record(position.plies - 1) & _CHECK_FLAG)
+    return position.in_check()
 
 
 def _score_to_tt(score, ply):

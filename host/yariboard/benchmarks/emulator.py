@@ -15,6 +15,7 @@ import tempfile
 import time
 
 from shogicore.game import Game
+from shogicore.move import is_drop, move_from
 from yariboard.benchmarks.firmware import long_game
 from yariboard.emurig import EmulatedPico, EmulatorError, deploy, led_styles, missing_parts
 from yariboard.simboard import SerialClient, move_gestures
@@ -87,8 +88,11 @@ def run_game(pico, client):
     game = Game("yari")
     saves = []
     passes = []
+    pickups = []
     for number, m in enumerate(long_game(PLIES), 1):
         before = pico.stats()
+        if not is_drop(m):
+            pickups.append((len(pico.lifts), game.variant.square_name(move_from(m))))
         mark = len(client.frames)
         pico.send_commands(move_gestures(game.position, m))
         game.play(m)
@@ -99,16 +103,26 @@ def run_game(pico, client):
                       after["programs"] - before["programs"], after["chip_ns"] - before["chip_ns"]))
     run_game.saves = saves
     run_game.passes = passes
+    run_game.pickups = pickups
+
+
+def pickup_delays(pico, pickups):
+    """Board ms from each move's lift of the moving piece to the frame that lights it, after
+    the debounce. The capture's other lift (the taken piece) lights nothing of its own."""
+    delays = []
+    for first, square in pickups:
+        lifted = next((t for t, squares in pico.lifts[first:] if square in squares), None)
+        if lifted is None:
+            continue
+        lit = next((t for t, leds in pico.led_times
+                    if t > lifted and led_styles(leds).get(square) == "lifted"), None)
+        if lit is not None:
+            delays.append((lit - lifted) / 1e6 - pico.config.debounce_ms)
+    return delays
 
 
 def report(free_prompt, readings, stats, pico):
-    lifts = []
-    for lifted, squares in pico.lifts:
-        # the first frame after the lift that shows the lifted piece's square as such
-        later = [t for t, leds in pico.led_times if t > lifted
-                 and any(led_styles(leds).get(sq) == "lifted" for sq in squares)]
-        if later:
-            lifts.append((later[0] - lifted) / 1e6 - pico.config.debounce_ms)
+    lifts = pickup_delays(pico, run_game.pickups)
     print("emulated Pico: MicroPython v1.28.0 UF2 in rp2040js, board time at 125 MHz")
     print("heap free at the REPL (firmware modules dropped): %d bytes" % free_prompt)
     print("heap free after imports and board set-up: %d bytes" % readings[0])

@@ -1,6 +1,6 @@
 """`yariboard bench fsf`: Fairy-Stockfish (npm build under Node.js) next to the built-in
 engine, both through the USI adapter: start-up time, Yari perft 4, nodes per second on the
-engine benchmark's three middlegames, and a short match at 1k nodes per move.
+engine benchmark's three middlegames (`bench match` plays the matches).
 Needs `yariboard engines install fsf`; without it the benchmark says so and stops."""
 import subprocess
 import time
@@ -10,11 +10,9 @@ from shogicore.variants import YARI
 
 from yariboard import fsf
 from yariboard.benchmarks.engine import MIDDLEGAMES
-from yariboard.match import open_builtin, run_match
+from yariboard.match import open_builtin
 
 SEARCH_SECONDS = 3
-MATCH_GAMES = 6
-MATCH_NODES = 1000
 
 
 def perft(argv, depth):
@@ -61,7 +59,3 @@ def run():
     finally:
         for _, engine in engines:
             engine.close()
-    report = run_match(MATCH_GAMES, MATCH_NODES)
-    print("built-in vs fsf, %d games at %d nodes/move: +%d =%d -%d (score %.0f%%)"
-          % (MATCH_GAMES, MATCH_NODES, report.wins(), report.draws(), report.losses(),
-             100 * report.score()), flush=True)

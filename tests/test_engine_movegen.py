@@ -1,0 +1,72 @@
+"""The engine's move generator (yariboard.movegen) against independent oracles: in positions
+of seeded random games, and in every one of them where the side to move is in check, it must
+yield exactly the legal moves Fairy-Stockfish (Yari) or python-shogi (standard shogi) list,
+drops included (in check: the drops that block)."""
+import pytest
+
+from shogicore import Position, variant_by_name
+from shogicore.notation import to_usi
+
+from tests.oracles import fsf_legal_usi, python_shogi_board, python_shogi_legal, random_game
+from yariboard.movegen import check_answers, legal_moves
+
+GAMES = 30
+STRIDE = 7   # besides every check, every how many plies a position is compared
+
+
+def positions(variant, seed):
+    """(position, start SFEN, USI moves to it) every STRIDE plies and wherever the side to
+    move is in check."""
+    start, moves = random_game(seed, variant)
+    position = Position(variant_by_name(variant), start)
+    for ply, usi in enumerate(moves + [None]):
+        if ply % STRIDE == 0 or position.in_check():
+            yield position, start, moves[:ply]
+        if usi is not None:
+            position.push_usi(usi)
+
+
+def generated(position):
+    usi = [to_usi(position.variant, m) for m in legal_moves(position, position.in_check())]
+    assert len(usi) == len(set(usi)), "a move generated twice"
+    return set(usi)
+
+
+def compare(variant, oracle):
+    checks = drops_in_check = drops = 0
+    for seed in range(GAMES):
+        for position, start, played in positions(variant, seed):
+            expected = oracle(position, start, played)
+            assert generated(position) == expected, position.sfen()
+            dropping = any("*" in m for m in expected)
+            drops += dropping
+            if position.in_check():
+                checks += 1
+                drops_in_check += dropping
+    assert checks >= 20 and drops_in_check >= 5 and drops >= 50, (checks, drops_in_check, drops)
+
+
+def test_yari_moves_match_fairy_stockfish():
+    compare("yari", lambda position, start, played: fsf_legal_usi(position.variant, start,
+                                                                   played))
+
+
+def test_shogi_moves_match_python_shogi():
+    compare("shogi", lambda position, start, played: python_shogi_legal(
+        python_shogi_board(position.sfen())))
+
+
+@pytest.mark.parametrize("sfen, checkers, answers", [
+    # a Rook checks from three squares away along the file: take it, or block between
+    ("3k3/7/7/7/7/3r3/7/7/3K3 b P 1", 1, {"4f", "4g", "4h"}),
+    # the same Rook next to the General: only taking it answers
+    ("3k3/7/7/7/7/7/7/3r3/3K3 b P 1", 1, {"4h"}),
+    # a Rook and a Knight at once: only the General can answer
+    ("3k3/7/7/7/7/3r3/2n4/7/3K3 b P 1", 2, None),
+])
+def test_only_the_squares_that_answer_a_check_are_tried(sfen, checkers, answers):
+    position = Position(variant_by_name("yari"), sfen)
+    count, squares = check_answers(position)
+    assert count == checkers
+    if answers is not None:
+        assert {position.variant.square_name(sq) for sq in squares} == answers
