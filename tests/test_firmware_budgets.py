@@ -46,8 +46,6 @@ def test_the_32_bit_port_is_32_bit():
 
 
 @needs_32_bit
-@pytest.mark.xfail(strict=True, reason="the rules core grew past 36 KB of 32-bit heap when Wa "
-                   "Shogi's 31 piece kinds widened the piece codes and tables (issue 13 stays open)")
 def test_rules_core_plays_a_300_ply_game_within_36_kb_on_32_bit(workdir):
     game = os.path.join(workdir, "rules-game.txt")
     with open(game, "w") as f:
@@ -82,8 +80,6 @@ def test_the_whole_game_is_saved_with_room_to_spare(long_game, workdir):
 
 
 @needs_32_bit
-@pytest.mark.xfail(strict=True, reason="fewer than 40 names of room are left today "
-                   "(`yariboard bench firmware` prints how many)")
 def test_the_qstr_table_has_room_for_40_more_names(long_game, workdir):
     mpy_dir, control_path, _ = long_game
     profile = firmware_bench.heap_profile(MICROPYTHON_32, mpy_dir, control_path, workdir)

@@ -9,9 +9,9 @@ from boardfw import protocol
 from shogicore.game import Game
 from yariboard.simboard import SerialClient, SimBoard, move_gestures
 
-KNOWN_CODES = {protocol.E_FRAME, protocol.E_CRC, protocol.E_LONG, protocol.E_VERB,
-               protocol.E_ARGS, protocol.E_ILLEGAL, protocol.E_SFEN, protocol.E_VARIANT,
-               protocol.E_EMPTY, protocol.E_OVER}
+KNOWN_CODES = {"frame", "crc", "long", "verb",
+               "args", "illegal", "sfen", "variant",
+               "empty", "over"}
 
 # Well-framed requests (valid CRC) that must all be refused without side effects.
 NONSENSE = [
@@ -85,16 +85,16 @@ def test_each_kind_of_bad_line_gets_its_error_code(tmp_path):
     with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as sim:
         client = SerialClient(sim.port)
         cases = [
-            (b"hello board\n", protocol.E_FRAME),
-            (b"1 state #00000000\n", protocol.E_CRC),
-            (b"B" * 1000 + b"\n", protocol.E_LONG),
-            (protocol.encode(5, ["dance"]), protocol.E_VERB),
-            (protocol.encode(6, ["history"]), protocol.E_ARGS),
-            (protocol.encode(7, ["show", "7g7a"]), protocol.E_ILLEGAL),
+            (b"hello board\n", "frame"),
+            (b"1 state #00000000\n", "crc"),
+            (b"B" * 1000 + b"\n", "long"),
+            (protocol.encode(5, ["dance"]), "verb"),
+            (protocol.encode(6, ["history"]), "args"),
+            (protocol.encode(7, ["show", "7g7a"]), "illegal"),
             (protocol.encode(8, ["setpos", "yari", "casual", "k6/7/7", "b", "-", "1"]),
-             protocol.E_SFEN),
-            (protocol.encode(9, ["new", "shogi", "-", "casual"]), protocol.E_VARIANT),
-            (protocol.encode(10, ["undo"]), protocol.E_EMPTY),
+             "sfen"),
+            (protocol.encode(9, ["new", "shogi", "-", "casual"]), "variant"),
+            (protocol.encode(10, ["undo"]), "empty"),
         ]
         for line, code in cases:
             mark = len(client.frames)

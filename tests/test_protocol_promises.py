@@ -83,8 +83,8 @@ def test_a_refused_request_changes_nothing(board, verb):
         mark = len(client.frames)
         kind, reply = client.request(*words)
         assert kind == "err", (words, reply)
-        assert reply[0] in (protocol.E_ARGS, protocol.E_SFEN, protocol.E_VARIANT,
-                            protocol.E_ILLEGAL, protocol.E_LONG), (words, reply)
+        assert reply[0] in ("args", "sfen", "variant",
+                            "illegal", "long"), (words, reply)
         assert snapshot(client, save_path) == before, words
         assert not [f for f in client.frames[mark:] if f[1] in GAME_EVENTS], words
     assert sim.alive()
@@ -96,7 +96,7 @@ def test_a_move_number_too_long_for_any_frame_is_refused_and_the_board_keeps_ans
     body = b"60000 setpos yari casual %s b - %s" % (LONE.encode(), b"9" * 200)
     mark = len(client.frames)
     client.write_raw(body + b" #%08x\n" % protocol.checksum(body))
-    client.wait_for(lambda f: f[1] == "err" and f[2][1] == protocol.E_LONG, start=mark)
+    client.wait_for(lambda f: f[1] == "err" and f[2][1] == "long", start=mark)
     assert snapshot(client, save_path) == before
     assert client.request("version")[0] == "ok"
 
@@ -137,7 +137,7 @@ def test_an_old_undo_replayed_later_does_not_take_back_a_second_move(tmp_path):
         assert send_frame(client, protocol.encode(702, ["clear"]))[1] == "ok"
         mark = len(client.frames)
         reply = send_frame(client, undo)                         # replayed, not the last one
-        assert reply[1] == "err" and reply[2][1] == protocol.E_STALE
+        assert reply[1] == "err" and reply[2][1] == "stale"
         assert send_frame(client, protocol.encode(703, ["state"]))[2][5] == "3"
         assert not [f for f in client.frames[mark:] if f[1] == "undo"]
         # the version reply names the last request carried out, so a host continues after it
@@ -204,7 +204,7 @@ def test_replayed_frames_are_never_carried_out_twice(stale_board, script, start)
         reply = send_frame(client, frame)
         assert reply[1] == expected, (what, reply)
         if reply[1] == "err":
-            assert reply[2][1] == protocol.E_STALE
+            assert reply[2][1] == "stale"
         last_line, last_kind = frame, reply[1]
     client.request("version")
     assert len([f for f in client.frames[mark:] if f[1] == "new"]) == done

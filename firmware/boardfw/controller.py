@@ -315,7 +315,7 @@ class Controller:
             self._send(*self._last_request[1])   # a retry: answer again, do not act twice
             return
         if line == b"":
-            reply = ("err", "-", protocol.E_LONG, "line", "too", "long")
+            reply = ("err", "-", "long", "line", "too", "long")
         else:
             reply = self._execute(line, now)
         self._send(*reply)
@@ -331,7 +331,7 @@ class Controller:
             last = self._last_seq
             # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
             if changes and last is not None and not 0 < (seq - last) % 65536 < 32768:
-                raise protocol.ProtocolError(protocol.E_STALE, "an old request: not carried out")
+                raise protocol.ProtocolError("stale", "an old request: not carried out")
             words = self._answer(verb, args, now)
             reply = ("ok", rseq, verb) + tuple(words)
             if changes:
@@ -339,7 +339,7 @@ class Controller:
         except protocol.ProtocolError as e:
             reply = ("err", rseq, e.code) + message_words(e.message)
         except Exception as e:  # a fault in the firmware itself: report it, keep running
-            reply = ("err", rseq, protocol.E_INTERNAL, type(e).__name__)
+            reply = ("err", rseq, "internal", type(e).__name__)
         self._last_request = (line, reply)
         return reply
 
@@ -358,7 +358,7 @@ class Controller:
         if verb == "history":
             first = _number(args[0])
             if first < 1:
-                raise protocol.ProtocolError(protocol.E_ARGS, "FROM counts from 1")
+                raise protocol.ProtocolError("args", "FROM counts from 1")
             end = min(first - 1 + protocol.HISTORY_BATCH, self._ply())
             return [self.game_id, str(first)] + list(self._usi_moves(first - 1, end))
         if verb == "new":
@@ -382,16 +382,16 @@ class Controller:
             return self._undo_by_request()
         if verb == "resign":   # a player resigns from the host, or the host's clock fell
             if game.result is not None:
-                raise protocol.ProtocolError(protocol.E_OVER, "the game has ended")
+                raise protocol.ProtocolError("over", "the game has ended")
             if args[0] not in ("black", "white") or args[-1] not in (args[0], "time"):
-                raise protocol.ProtocolError(protocol.E_ARGS, "resign black|white [time]")
+                raise protocol.ProtocolError("args", "resign black|white [time]")
             self._handle(self.interpreter.resign(("black", "white").index(args[0]),
                                                  "time" if len(args) > 1 else "resignation"))
             return ()
         if verb == "host":   # the engine's side: a long press of A then resigns the other
             sides = ("black", "white", "-")
             if args[0] not in sides:
-                raise protocol.ProtocolError(protocol.E_ARGS, "host black|white|-")
+                raise protocol.ProtocolError("args", "host black|white|-")
             side = sides.index(args[0])
             self.interpreter.host_side = side if side < 2 else -1
             return ()
@@ -402,46 +402,46 @@ class Controller:
             matrix = self.matrix
             return (str(matrix.rows), str(matrix.cols), "%x" % matrix.bitmap(matrix.raw),
                     "%x" % matrix.bitmap(matrix.stable))
-        raise protocol.ProtocolError(protocol.E_VERB, "unknown request")
+        raise protocol.ProtocolError("verb", "unknown request")
 
     def _new_game(self, variant_name, mode, handicap, sfen):
         if variant_name != self.config.variant:   # the board file fixes the variant
-            raise protocol.ProtocolError(protocol.E_VARIANT, "this board plays "
+            raise protocol.ProtocolError("variant", "this board plays "
                                          + self.config.variant)
         variant = variant_by_name(variant_name)
         if mode not in (CASUAL, TOURNAMENT):
-            raise protocol.ProtocolError(protocol.E_VARIANT, "mode is casual or tournament")
+            raise protocol.ProtocolError("variant", "mode is casual or tournament")
         try:
             game = _make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
         except SfenError as e:
-            raise protocol.ProtocolError(protocol.E_SFEN, str(e))
+            raise protocol.ProtocolError("sfen", str(e))
         except ValueError as e:
-            raise protocol.ProtocolError(protocol.E_VARIANT, str(e))
+            raise protocol.ProtocolError("variant", str(e))
         # The longest reply a game gives is `state`; refuse now, before anything changes, a
         # position whose state would not fit a frame (every later reply would fail).
         if _STATE_FRAME + len(variant_name) + len(mode) + len(game.start_sfen) > protocol.MAX_LINE:
-            raise protocol.ProtocolError(protocol.E_LONG, "no reply could hold this position")
+            raise protocol.ProtocolError("long", "no reply could hold this position")
         return game
 
     def _legal_move(self, usi):
         if self.game.result is not None:
-            raise protocol.ProtocolError(protocol.E_OVER, "the game has ended")
+            raise protocol.ProtocolError("over", "the game has ended")
         try:
             m = parse_usi(self.game.variant, usi)
         except MoveError:
-            raise protocol.ProtocolError(protocol.E_ARGS, "not a USI move")
+            raise protocol.ProtocolError("args", "not a USI move")
         if not self.game.position.is_legal(m):
-            raise protocol.ProtocolError(protocol.E_ILLEGAL, "not legal here")
+            raise protocol.ProtocolError("illegal", "not legal here")
         return m
 
     def _undo_by_request(self):
         result = self.game.result
         if result is not None and result[1] not in UNDOABLE_ENDINGS:
-            raise protocol.ProtocolError(protocol.E_OVER, "a %s cannot be taken back" % result[1])
+            raise protocol.ProtocolError("over", "a %s cannot be taken back" % result[1])
         try:
             self.game.undo()
         except MoveError:
-            raise protocol.ProtocolError(protocol.E_EMPTY, "no move to take back")
+            raise protocol.ProtocolError("empty", "no move to take back")
         events = self.interpreter.set_game(self.game)
         self._save_changes((("undo",),))
         self._send("undo", str(self._ply() + 1), *self._sfen_words())
@@ -451,6 +451,6 @@ class Controller:
 
 def _number(text):
     if not text.isdigit() or len(text) > 6:
-        raise protocol.ProtocolError(protocol.E_ARGS, "expected a number")
+        raise protocol.ProtocolError("args", "expected a number")
     return int(text)
 

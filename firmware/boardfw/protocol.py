@@ -36,23 +36,24 @@ REQUESTS = {
     "sensors": (0, 0, False),
 }
 
-# Error codes carried by `err` frames.
-E_FRAME = "frame"        # not SEQ ... #CRC, bad characters, bad sequence number
-E_CRC = "crc"            # checksum does not match
-E_LONG = "long"          # line longer than MAX_LINE
-E_VERB = "verb"          # unknown request
-E_ARGS = "args"          # wrong number or form of arguments
-E_ILLEGAL = "illegal"    # move not legal in the current position
-E_SFEN = "sfen"          # position text refused
-E_VARIANT = "variant"    # unknown variant, handicap or mode
-E_OVER = "over"          # the game has ended; the request needs a game in progress
-E_EMPTY = "empty"        # nothing to undo
-E_INTERNAL = "internal"  # a fault in the firmware; the request was not carried out
-E_STALE = "stale"        # SEQ not newer than the last request carried out: an old frame
+# Error codes carried by `err` frames (written out where they are raised: on the Pico a
+# name for each would cost RAM for good):
+#   frame     not SEQ ... #CRC, bad characters, bad sequence number
+#   crc       checksum does not match
+#   long      line longer than MAX_LINE
+#   verb      unknown request
+#   args      wrong number or form of arguments
+#   illegal   move not legal in the current position
+#   sfen      position text refused
+#   variant   unknown variant, handicap or mode
+#   over      the game has ended; the request needs a game in progress
+#   empty     nothing to undo
+#   internal  a fault in the firmware; the request was not carried out
+#   stale     SEQ not newer than the last request carried out: an old frame
 
 
 class ProtocolError(ValueError):
-    """A frame that cannot be accepted; `code` is one of the E_* codes."""
+    """A frame that cannot be accepted; `code` is one of the error codes above."""
 
     def __init__(self, code, message):
         super().__init__(message)
@@ -73,7 +74,7 @@ def encode(seq, words):
     """Frame `words` (strings without spaces) with sequence number `seq`; returns bytes."""
     body = ("%d %s" % (seq, " ".join(words))).encode()
     if len(body) + 11 > MAX_LINE:
-        raise ProtocolError(E_LONG, "frame too long")
+        raise ProtocolError("long", "frame too long")
     return b"%s #%08x\n" % (body, checksum(body))
 
 
@@ -90,25 +91,25 @@ def decode(line):
     if line.endswith(b"\r"):
         line = line[:-1]
     if len(line) + 1 > MAX_LINE:
-        raise ProtocolError(E_LONG, "line longer than %d bytes" % MAX_LINE)
+        raise ProtocolError("long", "line longer than %d bytes" % MAX_LINE)
     for byte in line:
         if byte < 0x20 or byte > 0x7E:
-            raise ProtocolError(E_FRAME, "non-printable byte")
+            raise ProtocolError("frame", "non-printable byte")
     cut = line.rfind(b" #")
     if cut < 0 or len(line) - cut != 10:
-        raise ProtocolError(E_FRAME, "missing ' #CRC' trailer")
+        raise ProtocolError("frame", "missing ' #CRC' trailer")
     body = line[:cut]
     if line[cut + 2:] != b"%08x" % checksum(body):
         for byte in line[cut + 2:]:
             if byte not in _HEX_DIGITS:
-                raise ProtocolError(E_FRAME, "CRC is not eight lowercase hex digits")
-        raise ProtocolError(E_CRC, "checksum mismatch")
+                raise ProtocolError("frame", "CRC is not eight lowercase hex digits")
+        raise ProtocolError("crc", "checksum mismatch")
     words = body.decode().split()
     if len(words) < 2:
-        raise ProtocolError(E_FRAME, "need a sequence number and a verb")
+        raise ProtocolError("frame", "need a sequence number and a verb")
     seq_text = words[0]
     if not seq_text.isdigit() or len(seq_text) > 5 or int(seq_text) >= _SEQ_MODULO:
-        raise ProtocolError(E_FRAME, "bad sequence number")
+        raise ProtocolError("frame", "bad sequence number")
     return int(seq_text), words[1], words[2:]
 
 
@@ -117,9 +118,9 @@ def check_request(verb, args):
     True if the request changes something (then its SEQ must be new)."""
     limits = REQUESTS.get(verb)
     if limits is None:
-        raise ProtocolError(E_VERB, "unknown request")
+        raise ProtocolError("verb", "unknown request")
     if not limits[0] <= len(args) <= limits[1]:
-        raise ProtocolError(E_ARGS, "%s takes %d argument words" % (verb, limits[1]))
+        raise ProtocolError("args", "%s takes %d argument words" % (verb, limits[1]))
     return limits[2]
 
 
@@ -137,5 +138,5 @@ def parse_result(word):
         return None
     side, _, reason = word.partition(":")
     if side not in ("black", "white", "draw") or not reason:
-        raise ProtocolError(E_ARGS, "bad result word")
+        raise ProtocolError("args", "bad result word")
     return (None if side == "draw" else ("black", "white").index(side)), reason

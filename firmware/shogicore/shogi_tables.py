@@ -1,25 +1,26 @@
 """Standard shogi (9x9) as tables: built on first use by variants.variant_by_name."""
-from shogicore.tables import (ALL_8, B, BL, BR, F, FL, FR, GOLD_STEPS, KNIGHT_JUMPS, L, R, Kind,
-                              build_variant)
+from shogicore.tables import COMPASS, Kind, build_variant
 from shogicore.variants import KING
 
 
 def build():
+    F, B, L, R, FL, FR, BL, BR = COMPASS
+    gold_steps = (F, L, R, FL, FR, B)
     diagonals, orthogonals = (FL, FR, BL, BR), (F, B, L, R)
-    pawn = Kind(1, "P", steps=(F,), forced_ranks=1)
-    lance = Kind(2, "L", slides=(F,), forced_ranks=1)
-    knight = Kind(3, "N", steps=KNIGHT_JUMPS, forced_ranks=2)
+    pawn = Kind(1, "P", steps=(F,), forced=1)
+    lance = Kind(2, "L", slides=(F,), forced=1)
+    knight = Kind(3, "N", steps=((-1, -2), (1, -2)), forced=2)
     silver = Kind(4, "S", steps=(F, FL, FR, BL, BR))
     bishop = Kind(5, "B", slides=diagonals, points=5)
     rook = Kind(6, "R", slides=orthogonals, points=5)
-    gold = Kind(7, "G", steps=GOLD_STEPS)
+    gold = Kind(7, "G", steps=gold_steps)
     kinds = (
         pawn, lance, knight, silver, bishop, rook, gold,
-        Kind(KING, "K", steps=ALL_8, points=0),
-        Kind(9, "+P", steps=GOLD_STEPS),
-        Kind(10, "+L", steps=GOLD_STEPS),
-        Kind(11, "+N", steps=GOLD_STEPS),
-        Kind(12, "+S", steps=GOLD_STEPS),
+        Kind(KING, "K", steps=COMPASS, points=0),
+        Kind(9, "+P", steps=gold_steps),
+        Kind(10, "+L", steps=gold_steps),
+        Kind(11, "+N", steps=gold_steps),
+        Kind(12, "+S", steps=gold_steps),
         Kind(13, "+B", steps=orthogonals, slides=diagonals, points=5),
         Kind(14, "+R", steps=diagonals, slides=orthogonals, points=5),
     )
@@ -28,5 +29,5 @@ def build():
         start_sfen="lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         totals={1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, KING: 2},
         repetitions=4, pawn_drop_mate_legal=False, impasse_threshold=24,
-        hand_order=(rook, bishop, gold, silver, knight, lance, pawn),
+        hand_kinds=(rook, bishop, gold, silver, knight, lance, pawn),
     )

@@ -10,11 +10,10 @@ to the hand as 'X': the numbers of the kinds carry no meaning beyond KING and PA
 from shogicore.variants import BLACK, WHITE, Variant, _key_table
 
 
-F, B, L, R = (0, -1), (0, 1), (-1, 0), (1, 0)
-FL, FR, BL, BR = (-1, -1), (1, -1), (-1, 1), (1, 1)
-ALL_8 = (F, B, L, R, FL, FR, BL, BR)
-KNIGHT_JUMPS = ((-1, -2), (1, -2))
-GOLD_STEPS = (F, L, R, FL, FR, B)
+# The eight directions F, B, L, R, FL, FR, BL, BR (forward, back, left, right and the
+# diagonals). The variant modules unpack them into locals: on the Pico a module-level name
+# for each would be a qstr for good.
+COMPASS = ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1), (-1, 1), (1, 1))
 
 
 class Kind:
@@ -22,21 +21,22 @@ class Kind:
     `slides` go any distance, `ranges` are (direction, most squares) slides that stop at
     the first piece (Wa's Cloud Eagle goes up to 3 squares diagonally forward)."""
 
-    def __init__(self, kind, symbol, steps=(), slides=(), forced_ranks=0, points=1, ranges=()):
+    def __init__(self, kind, symbol, steps=(), slides=(), forced=0, points=1, ranges=()):
         self.kind = kind
         self.symbol = symbol
         self.steps = steps
         self.slides = slides
         self.ranges = ranges
-        self.forced_ranks = forced_ranks
+        self.forced = forced    # last ranks where it could never move again
         self.points = points
 
 
 def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
-                  pawn_drop_mate_legal, impasse_threshold, hand_order, handicaps=None,
+                  pawn_drop_mate_legal, impasse_threshold, hand_kinds, handicaps=None,
                   pad_files=1):
     """A Variant with every table the core reads, from its `kinds` (Kind objects).
-    `impasse_threshold` 0: the variant has no impasse rule; `hand_order` empty: no drops."""
+    `impasse_threshold` 0: the variant has no impasse rule; `hand_kinds` (Kind objects,
+    most valuable first) empty: no drops."""
     v = Variant(name, files, ranks, pad_files)
     v.start_sfen = start_sfen
     v.repetitions = repetitions
@@ -51,7 +51,7 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
             squares[i] = v.square(f, r)
             i += 1
     v.squares = bytes(squares)
-    v.hand_kinds = bytes([k.kind for k in hand_order])
+    v.hand_kinds = bytes([k.kind for k in hand_kinds])
 
     n = max(k.kind for k in kinds) + 1
     v.symbols = [""] * n
@@ -62,14 +62,16 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
     v.steps = ([()] * n, [()] * n)
     v.slides = ([()] * n, [()] * n)
     v.ranges = ([()] * n, [()] * n)
+    stride = v.stride
     for k in kinds:
         v.symbols[k.kind] = k.symbol
-        v.forced[k.kind] = k.forced_ranks
+        v.forced[k.kind] = k.forced
         v.points[k.kind] = k.points
+        # (columns, ranks) directions as Black sees them -> mailbox offsets for each side
         for colour, sign in ((BLACK, 1), (WHITE, -1)):
-            v.steps[colour][k.kind] = _offsets(v, k.steps, sign)
-            v.slides[colour][k.kind] = _offsets(v, k.slides, sign)
-            v.ranges[colour][k.kind] = tuple([(_offsets(v, (d,), sign)[0], reach)
+            v.steps[colour][k.kind] = tuple([sign * (d[1] * stride + d[0]) for d in k.steps])
+            v.slides[colour][k.kind] = tuple([sign * (d[1] * stride + d[0]) for d in k.slides])
+            v.ranges[colour][k.kind] = tuple([(sign * (d[1] * stride + d[0]), reach)
                                               for d, reach in k.ranges])
     for k in kinds:
         promoted = "+" + k.symbol
@@ -86,40 +88,25 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
         r = v.rank_of(sq)
         v.depth[BLACK][sq] = r
         v.depth[WHITE][sq] = ranks + 1 - r
-    v.step_attacks, v.slide_attacks = _attack_tables(v, kinds)
-    v.range_attacks = _range_attack_tables(v, kinds)
-    return v
-
-
-def _offsets(v, directions, sign):
-    """(columns, ranks) directions as Black sees them -> mailbox offsets for a side."""
-    return tuple([sign * (d[1] * v.stride + d[0]) for d in directions])
-
-
-def _attack_tables(v, kinds):
-    """Per attacking colour: (delta from target to attacker, bitmask of kinds)."""
-    steps = ([], [])
-    slides = ([], [])
+    # Per attacking colour: (delta from target to attacker, bitmask of kinds) for steps and
+    # slides, (delta, most squares, bitmask of kinds) for ranges. (Written out here, not as
+    # functions: on the Pico each function name would stay a qstr after this module goes.)
+    attacks = ([], [], [], [], [], [])
     for colour in (BLACK, WHITE):
-        for table, source in ((steps[colour], v.steps[colour]),
-                              (slides[colour], v.slides[colour])):
+        for table, source in ((attacks[colour], v.steps[colour]),
+                              (attacks[2 + colour], v.slides[colour])):
             masks = {}
             for k in kinds:
                 for d in source[k.kind]:
                     masks[-d] = masks.get(-d, 0) | (1 << k.kind)
             for delta in sorted(masks):
                 table.append((delta, masks[delta]))
-    return (tuple(tuple(t) for t in steps), tuple(tuple(t) for t in slides))
-
-
-def _range_attack_tables(v, kinds):
-    """Per attacking colour: (delta from target to attacker, most squares, bitmask of kinds)."""
-    tables = ([], [])
-    for colour in (BLACK, WHITE):
         masks = {}
         for k in kinds:
             for d, reach in v.ranges[colour][k.kind]:
                 masks[(-d, reach)] = masks.get((-d, reach), 0) | (1 << k.kind)
         for key in sorted(masks):
-            tables[colour].append((key[0], key[1], masks[key]))
-    return (tuple(tables[BLACK]), tuple(tables[WHITE]))
+            attacks[4 + colour].append((key[0], key[1], masks[key]))
+    v.step_attacks, v.slide_attacks, v.range_attacks = [
+        (tuple(attacks[i]), tuple(attacks[i + 1])) for i in (0, 2, 4)]
+    return v

@@ -212,7 +212,7 @@ class Link:
         try:
             return self._request(verb, args)
         except BoardRefused as refusal:
-            if refusal.code != protocol.E_STALE or verb == "version":
+            if refusal.code != "stale" or verb == "version":
                 raise
         self._hello_board()
         return self._request(verb, args)
