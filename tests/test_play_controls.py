@@ -40,17 +40,21 @@ def test_controls_typed_during_a_game_on_a_board(tmp_path):
     assert record.black == "player" and record.white.startswith("built-in engine")
 
 
+def start_play(db, board, *options):
+    """`yariboard play` against the level-1 engine on `board`, its typed input a pipe; the
+    process and the list its output lines are gathered into as they come."""
+    proc = subprocess.Popen([yariboard(), "--db", db, "play", "--port", board.port, "--level", "1",
+                             *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=dict(os.environ, COLUMNS="80"))
+    out = []
+    threading.Thread(target=lambda: out.extend(proc.stdout), daemon=True).start()
+    return proc, out
+
+
 def test_a_board_without_a_picture_still_says_which_choice_it_offers(tmp_path):
     db = str(tmp_path / "games.sqlite3")
     with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as board:
-        proc = subprocess.Popen([yariboard(), "--db", db, "play", "--port", board.port,
-                                 "--engine-side", "white", "--level", "1", "--seconds", "0.2"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True,
-                                env=dict(os.environ, COLUMNS="80"))
-        out = []
-        reader = threading.Thread(target=lambda: out.extend(proc.stdout), daemon=True)
-        reader.start()
+        proc, out = start_play(db, board, "--engine-side", "white", "--seconds", "0.2")
 
         def last_status(containing, seconds=20):
             deadline = time.monotonic() + seconds
@@ -91,14 +95,7 @@ def test_a_long_press_of_a_before_the_engines_first_move_is_the_persons_resignat
     at the start which side the engine plays, so the person (White) resigns, not the engine."""
     db = str(tmp_path / "games.sqlite3")
     with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as board:
-        proc = subprocess.Popen([yariboard(), "--db", db, "play", "--port", board.port,
-                                 "--engine-side", "black", "--level", "1", "--seconds", "20"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True,
-                                env=dict(os.environ, COLUMNS="80"))
-        out = []
-        reader = threading.Thread(target=lambda: out.extend(proc.stdout), daemon=True)
-        reader.start()
+        proc, out = start_play(db, board, "--engine-side", "black", "--seconds", "20")
         try:
             deadline = time.monotonic() + 30
             while not any("thinking" in line for line in list(out)):

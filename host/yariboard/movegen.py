@@ -108,17 +108,9 @@ def check_answers(position):
         if p >> 5 == enemy and (mask >> (p & 31)) & 1:
             checkers += 1
             answers = (king + delta,)
-    for delta, mask in variant.slide_attacks[enemy]:
-        line = []
-        s = king + delta
-        while board[s] == EMPTY:
-            line.append(s)
-            s += delta
-        p = board[s]
-        if p >> 5 == enemy and (mask >> (p & 31)) & 1:
-            checkers += 1
-            answers = line + [s]
-    for delta, reach, mask in variant.range_attacks[enemy]:
+    # slides reach to the edge; ranges stop after their most squares
+    lines = [(delta, variant.size, mask) for delta, mask in variant.slide_attacks[enemy]]
+    for delta, reach, mask in lines + list(variant.range_attacks[enemy]):
         line = []
         s = king + delta
         while board[s] == EMPTY and len(line) < reach - 1:

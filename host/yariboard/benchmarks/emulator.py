@@ -15,9 +15,10 @@ import tempfile
 import time
 
 from shogicore.game import Game
-from shogicore.move import is_drop, move_from
+from shogicore.move import is_drop, move_from, to_usi
 from yariboard.benchmarks.firmware import long_game
-from yariboard.emurig import EmulatedPico, EmulatorError, deploy, led_styles, missing_parts
+from yariboard.emurig import (PRESS_MS, EmulatedPico, EmulatorError, deploy, led_styles,
+                              missing_parts)
 from yariboard.simboard import SerialClient, move_gestures
 
 PLIES = int(os.environ.get("YARIBOARD_BENCH_PLIES", "300"))
@@ -72,7 +73,11 @@ def run():
         client.serial.write(b"\x05" + HOOK.encode() + b"\x04")
         client.wait_for(lambda f: f[1] == "hello", start=mark)   # main.py is running
         probe(pico)
-        run_game(pico, client)
+        try:
+            run_game(pico, client)
+        except (EmulatorError, TimeoutError) as error:
+            print("emulator: the %d-ply game stopped: %s" % (PLIES, error))
+            return
         stats = pico.stats()
         probe(pico)
         out = repl(client, b"\x03\x03", timeout=60)
@@ -94,9 +99,12 @@ def run_game(pico, client):
         if not is_drop(m):
             pickups.append((len(pico.lifts), game.variant.square_name(move_from(m))))
         mark = len(client.frames)
-        pico.send_commands(move_gestures(game.position, m))
+        pico.send_commands(move_gestures(game.position, m, press_ms=PRESS_MS))
         game.play(m)
-        client.wait_for(lambda f: f[1] == "move" and f[2][0] == str(number), start=mark)
+        frame = client.wait_for(lambda f: f[1] == "move" and f[2][0] == str(number), start=mark)
+        if frame[2][1] != to_usi(game.variant, m):
+            raise EmulatorError("move %d: the board recorded %s where the hands played %s"
+                                % (number, frame[2][1], to_usi(game.variant, m)))
         after = pico.stats()
         passes.append((after["pass_mean_ns"], after["pass_max_ns"]))
         saves.append((number, after["erases"] - before["erases"],
