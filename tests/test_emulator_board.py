@@ -17,7 +17,7 @@ from shogicore.move import is_drop, move_from
 from shogicore.notation import to_usi
 from tests.emulator import board, flashed, needs_emulator  # noqa: F401 (fixtures)
 from tests.oracles import fsf_legal_usi
-from yariboard.emurig import MICROPYTHON_VERSION, PRESS_MS
+from yariboard.emurig import MICROPYTHON_VERSION, HAND_MS
 from yariboard.simboard import move_gestures, occupied_squares
 from yariboard.emurig import led_styles
 
@@ -60,7 +60,7 @@ def play_noisy_game(bench, seed, plies):
             assert destinations_lit(pico) == oracle_destinations(game.variant, start, played, frm), frm
             pico.send_commands(["place " + frm, "advance 450"])
         mark = len(client.frames)
-        pico.send_commands(move_gestures(game.position, m, rng, press_ms=PRESS_MS))
+        pico.send_commands(move_gestures(game.position, m, rng, hand_ms=HAND_MS))
         game.play(m)
         played.append(to_usi(game.variant, m))
         frame = client.wait_for(lambda f: f[1] == "move", start=mark, timeout=180)
@@ -106,7 +106,7 @@ def cut_and_reboot(bench, cut, rng, game, played):
     m = rng.choice(game.position.legal_moves())
     mark = len(client.frames)
     cut(pico)
-    pico.send_commands(move_gestures(game.position, m, rng, press_ms=PRESS_MS))
+    pico.send_commands(move_gestures(game.position, m, rng, hand_ms=HAND_MS))
     intended = played + [to_usi(game.variant, m)]
     cut_at = pico.wait_cut()
     assert cut_at is not None

@@ -43,3 +43,23 @@ def test_match_command_refuses_nonsense_counts(capsys):
     assert main(["match", "--games", "0"]) == 1
     assert capsys.readouterr().err.strip() == \
         "yariboard: error: --games, --nodes and --max-plies must be at least 1"
+
+
+def test_the_match_benchmark_states_the_elo_difference_a_score_implies():
+    from yariboard.benchmarks.match import elo_difference
+    assert elo_difference(0.5) == 0
+    assert round(elo_difference(0.75)) == 191 and round(elo_difference(0.25)) == -191
+    assert elo_difference(0.0) is None and elo_difference(1.0) is None
+
+
+def test_the_match_benchmark_plays_each_budget_with_both_colours(capsys, monkeypatch):
+    require_fsf()
+    from yariboard.benchmarks import match as bench_match
+    monkeypatch.setattr(bench_match, "GAMES", 2)
+    monkeypatch.setattr(bench_match, "NODES", (100,))
+    bench_match.run()
+    line = capsys.readouterr().out.strip()
+    found = re.match(r"built-in vs fsf, 2 games at 100 nodes/move: \+(\d) =(\d) -(\d), score (\d+)%",
+                     line)
+    assert found, line
+    assert sum(int(n) for n in found.groups()[:3]) == 2

@@ -101,10 +101,11 @@ UF2 = os.path.join(PICO_FILES, "micropython-v%s-RPI_PICO.uf2" % MICROPYTHON_VERS
 BOOTROM = os.path.join(PICO_FILES, "bootrom.ts")
 NS_PER_MS = 1000000
 CLOCK_HZ = 125000000
-# How long hands hold a button on the emulated Pico: as long as a person's press. The pass
-# that commits a move takes up to about 120 ms of board time there, and a press must span
-# two readings of the button one debounce apart (boardfw/buttons.py).
-PRESS_MS = 150
+# How long hands take over each deliberate action on the emulated Pico (a piece held up, a
+# button held down): as long as a person's. A pass of the main loop takes up to about 120 ms
+# of board time there (the one that commits a move), and a change counts once two readings
+# one debounce apart have seen it (boardfw/matrix.py, boardfw/buttons.py).
+HAND_MS = 150
 
 
 class EmulatorError(RuntimeError):

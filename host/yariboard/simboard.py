@@ -51,19 +51,20 @@ def occupied_squares(variant, sfen=None):
 DROP_CHOICE_ORDER = {"yari": "PNBR", "shogi": "PLNSGBR", "wa": "PLUDMGCVWOHRXSEF"}
 
 
-def move_gestures(position, m, rng=None, debounce_ms=30, press_ms=None):
+def move_gestures(position, m, rng=None, debounce_ms=30, hand_ms=None):
     """Control commands for the hands of a player making move `m` in `position` (before it).
 
     Without `rng` the gestures are the plain ones. With a random.Random they vary as people
     do: captures in either order, slides that brush the squares on the way, pieces nudged
     (flicker shorter than the debounce), re-seats, and promotion / drop-kind choices made
     with button B or by re-seating the piece, confirmed with A or by waiting.
-    `press_ms`: how long a button is held (default: just past the debounce). A board whose
-    loop passes take time, as the Pico's do, needs presses as long as a person's.
+    `hand_ms`: how long each deliberate action lasts (a piece held up, a button held down;
+    default: just past the debounce). A board whose loop passes take time, as the Pico's
+    do, needs hands as slow as a person's.
     """
     variant = position.variant
     name = variant.square_name
-    step = debounce_ms + 20                 # long enough for each action to register
+    step = hand_ms or debounce_ms + 20      # long enough for each action to register
     out = []
 
     def wait(ms):
@@ -76,7 +77,6 @@ def move_gestures(position, m, rng=None, debounce_ms=30, press_ms=None):
         out.append("place " + square)
         wait(step)
 
-    hold = press_ms or step
     to = name(move_to(m))
     if rng and rng.random() < 0.2:
         flicker(rng.choice([name(sq) for sq in variant.squares if position.piece_at(sq)]))
@@ -118,11 +118,11 @@ def move_gestures(position, m, rng=None, debounce_ms=30, press_ms=None):
             if rng and rng.random() < 0.5:
                 out.extend(("lift " + to, "advance %d" % step, "place " + to, "advance %d" % step))
             else:
-                out.extend(_button("B", hold))
+                out.extend(_button("B", step))
         if rng and rng.random() < 0.2:
             wait(CHOICE_MS + step)
         else:
-            out.extend(_button("A", hold))
+            out.extend(_button("A", step))
     return out
 
 

@@ -17,7 +17,7 @@ import time
 from shogicore.game import Game
 from shogicore.move import is_drop, move_from, to_usi
 from yariboard.benchmarks.firmware import long_game
-from yariboard.emurig import (PRESS_MS, EmulatedPico, EmulatorError, deploy, led_styles,
+from yariboard.emurig import (HAND_MS, EmulatedPico, EmulatorError, deploy, led_styles,
                               missing_parts)
 from yariboard.simboard import SerialClient, move_gestures
 
@@ -77,6 +77,10 @@ def run():
             run_game(pico, client)
         except (EmulatorError, TimeoutError) as error:
             print("emulator: the %d-ply game stopped: %s" % (PLIES, error))
+            if not pico.alive():
+                print("emulator: the emulator itself ended: %s" % pico.stderr_text()[-500:])
+            for line in pico.errors[-5:]:
+                print("emulator reported: %s" % line)
             return
         stats = pico.stats()
         probe(pico)
@@ -99,7 +103,7 @@ def run_game(pico, client):
         if not is_drop(m):
             pickups.append((len(pico.lifts), game.variant.square_name(move_from(m))))
         mark = len(client.frames)
-        pico.send_commands(move_gestures(game.position, m, press_ms=PRESS_MS))
+        pico.send_commands(move_gestures(game.position, m, hand_ms=HAND_MS))
         game.play(m)
         frame = client.wait_for(lambda f: f[1] == "move" and f[2][0] == str(number), start=mark)
         if frame[2][1] != to_usi(game.variant, m):
