@@ -211,7 +211,7 @@ def test_replayed_frames_are_never_carried_out_twice(stale_board, script, start)
 
 
 def test_the_state_reply_length_the_board_checks_new_games_against_is_the_real_one():
-    from boardfw import controller
+    from boardfw import requests
     from shogicore.variants import SHOGI, YARI
     for variant in (YARI, SHOGI):
         for mode in ("casual", "tournament"):
@@ -219,5 +219,5 @@ def test_the_state_reply_length_the_board_checks_new_games_against_is_the_real_o
             longest = protocol.encode(65535, ["ok", "65535", "state", "01234567", variant.name,
                                               mode, "99999", "white:perpetual-check"]
                                       + sfen.split())
-            assert len(longest) == (controller._STATE_FRAME + len(variant.name) + len(mode)
+            assert len(longest) == (requests._STATE_FRAME + len(variant.name) + len(mode)
                                     + len(sfen))

@@ -13,24 +13,19 @@ from micropython import const
 
 from boardfw import ledlang, protocol, unload
 from boardfw.buttons import Buttons
-from boardfw.interpreter import UNDOABLE_ENDINGS, Interpreter
+from boardfw.interpreter import Interpreter
 from boardfw.leds import Leds
 from boardfw.matrix import Matrix
 from boardfw.storage import CorruptSave, GameStore, SavedGame
-from shogicore.errors import MoveError, SfenError
-from shogicore.game import CASUAL, TOURNAMENT, Game
+from shogicore.errors import MoveError
+from shogicore.game import CASUAL, Game
 from shogicore.move import parse_usi, to_usi
-from shogicore.variants import variant_by_name
 
 _FIRMWARE_VERSION = const("0.1.0")
 _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps them crisp
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
 _LEDTEST_COLOURS = const((0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF))
 _MISMATCH_PHASES = const(("setup", "refused"))
-# A `state` reply's length apart from variant, mode and SFEN, at its longest: SEQ, RSEQ and
-# PLY of five digits, the game id, the longest result word (white:perpetual-check), spaces,
-# `ok state` and the ` #CRC` newline.
-_STATE_FRAME = const(71)
 _MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
 # Events after which the game must be saved before anything is announced.
 _SAVED_EVENTS = const(("move", "undo", "illegal", "resign", "impasse"))
@@ -344,31 +339,12 @@ class Controller:
         return reply
 
     def _answer(self, verb, args, now):
-        """Carry out a checked request; its reply words (docs/protocol.md, one verb each)."""
+        """Carry out a checked request; its reply words (docs/protocol.md, one verb each).
+        The rarer verbs are answered by boardfw/requests.py, loaded for the occasion."""
         game = self.game
-        if verb == "version":
-            return (str(protocol.PROTOCOL_VERSION), _FIRMWARE_VERSION, self.config.variant,
-                    self.config.name.replace(" ", "-"),
-                    "-" if self._last_seq is None else str(self._last_seq))
         if verb == "state":
             return [self.game_id, game.variant.name, game.mode, str(self._ply()),
                     protocol.result_word(game.result)] + self._sfen_words()
-        if verb == "start":
-            return [self.game_id] + game.start_sfen.split()
-        if verb == "history":
-            first = _number(args[0])
-            if first < 1:
-                raise protocol.ProtocolError("args", "FROM counts from 1")
-            end = min(first - 1 + protocol.HISTORY_BATCH, self._ply())
-            return [self.game_id, str(first)] + list(self._usi_moves(first - 1, end))
-        if verb == "new":
-            variant_name, handicap, mode = args
-            self._begin(self._new_game(variant_name, mode, None if handicap == "-" else handicap,
-                                       None))
-            return (self.game_id,)
-        if verb == "setpos":
-            self._begin(self._new_game(args[0], args[1], None, " ".join(args[2:])))
-            return (self.game_id,)
         if verb == "show":
             self.interpreter.order(self._legal_move(args[0]))
             return (args[0],)
@@ -378,50 +354,19 @@ class Controller:
         if verb == "clear":
             self.interpreter.clear_guidance()
             return ()
-        if verb == "undo":
-            return self._undo_by_request()
-        if verb == "resign":   # a player resigns from the host, or the host's clock fell
-            if game.result is not None:
-                raise protocol.ProtocolError("over", "the game has ended")
-            if args[0] not in ("black", "white") or args[-1] not in (args[0], "time"):
-                raise protocol.ProtocolError("args", "resign black|white [time]")
-            self._handle(self.interpreter.resign(("black", "white").index(args[0]),
-                                                 "time" if len(args) > 1 else "resignation"))
-            return ()
-        if verb == "host":   # the engine's side: a long press of A then resigns the other
-            sides = ("black", "white", "-")
-            if args[0] not in sides:
-                raise protocol.ProtocolError("args", "host black|white|-")
-            side = sides.index(args[0])
-            self.interpreter.host_side = side if side < 2 else -1
-            return ()
+        if verb == "version":
+            return (str(protocol.PROTOCOL_VERSION), _FIRMWARE_VERSION, self.config.variant,
+                    self.config.name.replace(" ", "-"),
+                    "-" if self._last_seq is None else str(self._last_seq))
         if verb == "ledtest":
             self._ledtest_start = now
             return ()
-        if verb == "sensors":   # the raw and the debounced switch bitmaps
-            matrix = self.matrix
-            return (str(matrix.rows), str(matrix.cols), "%x" % matrix.bitmap(matrix.raw),
-                    "%x" % matrix.bitmap(matrix.stable))
-        raise protocol.ProtocolError("verb", "unknown request")
+        from boardfw import requests
 
-    def _new_game(self, variant_name, mode, handicap, sfen):
-        if variant_name != self.config.variant:   # the board file fixes the variant
-            raise protocol.ProtocolError("variant", "this board plays "
-                                         + self.config.variant)
-        variant = variant_by_name(variant_name)
-        if mode not in (CASUAL, TOURNAMENT):
-            raise protocol.ProtocolError("variant", "mode is casual or tournament")
         try:
-            game = _make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
-        except SfenError as e:
-            raise protocol.ProtocolError("sfen", str(e))
-        except ValueError as e:
-            raise protocol.ProtocolError("variant", str(e))
-        # The longest reply a game gives is `state`; refuse now, before anything changes, a
-        # position whose state would not fit a frame (every later reply would fail).
-        if _STATE_FRAME + len(variant_name) + len(mode) + len(game.start_sfen) > protocol.MAX_LINE:
-            raise protocol.ProtocolError("long", "no reply could hold this position")
-        return game
+            return requests.answer(self, verb, args)
+        finally:
+            unload("boardfw.requests")
 
     def _legal_move(self, usi):
         if self.game.result is not None:
@@ -433,24 +378,3 @@ class Controller:
         if not self.game.position.is_legal(m):
             raise protocol.ProtocolError("illegal", "not legal here")
         return m
-
-    def _undo_by_request(self):
-        result = self.game.result
-        if result is not None and result[1] not in UNDOABLE_ENDINGS:
-            raise protocol.ProtocolError("over", "a %s cannot be taken back" % result[1])
-        try:
-            self.game.undo()
-        except MoveError:
-            raise protocol.ProtocolError("empty", "no move to take back")
-        events = self.interpreter.set_game(self.game)
-        self._save_changes((("undo",),))
-        self._send("undo", str(self._ply() + 1), *self._sfen_words())
-        self._handle(events)
-        return [str(self._ply())] + self._sfen_words()
-
-
-def _number(text):
-    if not text.isdigit() or len(text) > 6:
-        raise protocol.ProtocolError("args", "expected a number")
-    return int(text)
-

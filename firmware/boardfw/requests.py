@@ -1,0 +1,105 @@
+"""The host's rarer requests (docs/protocol.md): the game's start and history, new games and
+set-ups, take-back, resignation, the host's side and the maker's sensor check.
+
+The controller loads this module when one of them arrives and unloads it after the answer,
+so its code takes no RAM while a game is played; `state`, `show`, `hint`, `clear`, `version`
+and `ledtest` stay in the controller. Each answer is the reply's words, or a ProtocolError
+with nothing changed.
+"""
+from micropython import const
+
+from boardfw import protocol
+from boardfw.controller import _make_game
+from boardfw.interpreter import UNDOABLE_ENDINGS
+from shogicore.errors import MoveError, SfenError
+from shogicore.game import CASUAL, TOURNAMENT
+from shogicore.variants import variant_by_name
+
+# A `state` reply's length apart from variant, mode and SFEN, at its longest: SEQ, RSEQ and
+# PLY of five digits, the game id, the longest result word (white:perpetual-check), spaces,
+# `ok state` and the ` #CRC` newline.
+_STATE_FRAME = const(71)
+
+
+def answer(controller, verb, args):
+    game = controller.game
+    if verb == "start":
+        return [controller.game_id] + game.start_sfen.split()
+    if verb == "history":
+        first = _number(args[0])
+        if first < 1:
+            raise protocol.ProtocolError("args", "FROM counts from 1")
+        end = min(first - 1 + protocol.HISTORY_BATCH, game.position.plies)
+        return [controller.game_id, str(first)] + list(controller._usi_moves(first - 1, end))
+    if verb == "new":
+        variant_name, handicap, mode = args
+        controller._begin(_new_game(controller, variant_name, mode,
+                                    None if handicap == "-" else handicap, None))
+        return (controller.game_id,)
+    if verb == "setpos":
+        controller._begin(_new_game(controller, args[0], args[1], None, " ".join(args[2:])))
+        return (controller.game_id,)
+    if verb == "undo":
+        return _undo(controller)
+    if verb == "resign":   # a player resigns from the host, or the host's clock fell
+        if game.result is not None:
+            raise protocol.ProtocolError("over", "the game has ended")
+        if args[0] not in ("black", "white") or args[-1] not in (args[0], "time"):
+            raise protocol.ProtocolError("args", "resign black|white [time]")
+        controller._handle(controller.interpreter.resign(
+            ("black", "white").index(args[0]), "time" if len(args) > 1 else "resignation"))
+        return ()
+    if verb == "host":   # the engine's side: a long press of A then resigns the other
+        sides = ("black", "white", "-")
+        if args[0] not in sides:
+            raise protocol.ProtocolError("args", "host black|white|-")
+        side = sides.index(args[0])
+        controller.interpreter.host_side = side if side < 2 else -1
+        return ()
+    if verb == "sensors":   # the raw and the debounced switch bitmaps
+        matrix = controller.matrix
+        return (str(matrix.rows), str(matrix.cols), "%x" % matrix.bitmap(matrix.raw),
+                "%x" % matrix.bitmap(matrix.stable))
+    raise protocol.ProtocolError("verb", "unknown request")
+
+
+def _new_game(controller, variant_name, mode, handicap, sfen):
+    board_variant = controller.config.variant
+    if variant_name != board_variant:   # the board file fixes the variant
+        raise protocol.ProtocolError("variant", "this board plays " + board_variant)
+    variant = variant_by_name(variant_name)
+    if mode not in (CASUAL, TOURNAMENT):
+        raise protocol.ProtocolError("variant", "mode is casual or tournament")
+    try:
+        game = _make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
+    except SfenError as e:
+        raise protocol.ProtocolError("sfen", str(e))
+    except ValueError as e:
+        raise protocol.ProtocolError("variant", str(e))
+    # The longest reply a game gives is `state`; refuse now, before anything changes, a
+    # position whose state would not fit a frame (every later reply would fail).
+    if _STATE_FRAME + len(variant_name) + len(mode) + len(game.start_sfen) > protocol.MAX_LINE:
+        raise protocol.ProtocolError("long", "no reply could hold this position")
+    return game
+
+
+def _undo(controller):
+    game = controller.game
+    result = game.result
+    if result is not None and result[1] not in UNDOABLE_ENDINGS:
+        raise protocol.ProtocolError("over", "a %s cannot be taken back" % result[1])
+    try:
+        game.undo()
+    except MoveError:
+        raise protocol.ProtocolError("empty", "no move to take back")
+    events = controller.interpreter.set_game(game)
+    controller._save_changes((("undo",),))
+    controller._send("undo", str(game.position.plies + 1), *controller._sfen_words())
+    controller._handle(events)
+    return [str(game.position.plies)] + controller._sfen_words()
+
+
+def _number(text):
+    if not text.isdigit() or len(text) > 6:
+        raise protocol.ProtocolError("args", "expected a number")
+    return int(text)
