@@ -198,6 +198,10 @@ def test_yariboard_play_against_the_engine_through_the_emulated_pico(tmp_path):
     finally:
         term.close()
     assert "Traceback" not in term.output
+    # the flash image stays, as a Pico keeps its flash; nothing else of ours is left behind
+    left = [name for name in os.listdir(tmp_path)     # (tsx-*: Node's compile cache)
+            if name != "games.sqlite3" and not name.startswith("tsx-")]
+    assert len(left) == 1 and left[0].startswith("yariboard-emulator-"), left
     with Archive(db) as archive:
         record = archive.game(max(archive.ids()))
     assert record.usi_moves()[0] == "7g7f" and len(record.usi_moves()) == 2

@@ -58,3 +58,16 @@ def test_a_steady_light_that_went_off_and_came_back_is_still_steady():
     green = channels(ledlang.TABLE[ledlang.DESTINATION][0])
     history = [(0, {"5f": green}), (300 * MS, {}), (500 * MS, {"5f": green})]
     assert seen_styles(history, 900 * MS) == {"5f": "destination"}
+
+
+def test_an_emulated_pico_takes_its_log_folder_away_when_closed(tmp_path, monkeypatch):
+    import os
+    import tempfile
+
+    from yariboard.emurig import EmulatedPico
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    pico = EmulatedPico(str(tmp_path / "pico" / "flash.bin"))
+    assert [name for name in os.listdir(tmp_path) if name.startswith("emulated-pico-")]
+    pico.close()
+    assert os.listdir(tmp_path) == []

@@ -134,6 +134,8 @@ class EmulatedPico:
         self.config = board_config.load(self.board_path)
         self.realtime = realtime
         self.occupied = set(occupied_squares(self.config.variant) if occupied is None else occupied)
+        # the emulator's stderr goes here; a folder made for it goes again at close()
+        self._own_log_dir = log_dir is None
         self.log_dir = log_dir or tempfile.mkdtemp(prefix="emulated-pico-")
         self.stderr_path = os.path.join(self.log_dir, "emulator.stderr")
         self.leds = {}             # square -> (r, g, b) of the last decoded WS2812 frame
@@ -203,6 +205,8 @@ class EmulatedPico:
                 os.close(fd)
             except OSError:
                 pass
+        if self._own_log_dir:
+            shutil.rmtree(self.log_dir, ignore_errors=True)
 
     def __enter__(self):
         return self.start()

@@ -10,6 +10,7 @@ of the main loop, and the flash work of the save that follows a move (erases and
 programs, at the W25Q16JV's datasheet typical times).
 """
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -90,6 +91,7 @@ def run():
         report(free_prompt, readings, stats, pico)
     finally:
         pico.close()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def run_game(pico, client):
