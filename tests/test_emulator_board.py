@@ -17,9 +17,8 @@ from shogicore.move import is_drop, move_from
 from shogicore.notation import to_usi
 from tests.emulator import board, flashed, needs_emulator  # noqa: F401 (fixtures)
 from tests.oracles import fsf_legal_usi
-from yariboard.emurig import MICROPYTHON_VERSION, HAND_MS
+from yariboard.emurig import HAND_MS, MICROPYTHON_VERSION, led_styles
 from yariboard.simboard import move_gestures, occupied_squares
-from yariboard.emurig import led_styles
 
 pytestmark = needs_emulator
 

@@ -22,13 +22,13 @@ def build(name="wa"):
     orthogonals = (F, B, L, R)
     silver = (F, FL, FR, BL, BR)
     fox_jumps = (F, B, FL, FR, BL, BR, (0, -2), (0, 2), (-2, -2), (2, -2), (-2, 2), (2, 2))
-    sparrow = Kind(1, "P", steps=(F,), forced=1)                       # Sparrow Pawn
-    oxcart = Kind(2, "O", slides=(F,), forced=1)                       # Oxcart
+    sparrow = Kind(1, "P", steps=(F,), forced=1)                            # Sparrow Pawn
+    oxcart = Kind(2, "O", slides=(F,), forced=1)                            # Oxcart
     horse = Kind(3, "H", slides=(F,), ranges=((B, 2),), points=3)           # Liberated Horse
     wings = Kind(4, "S", steps=(F, B), slides=(L, R), points=4)             # Swallow's Wings
-    falcon = Kind(5, "F", steps=(F,), slides=diagonals, points=5)          # Flying Falcon
+    falcon = Kind(5, "F", steps=(F,), slides=diagonals, points=5)           # Flying Falcon
     rabbit = Kind(6, "R", steps=(FL, FR, BL, BR, B), slides=(F,), points=3)  # Running Rabbit
-    stag = Kind(7, "V", steps=silver, points=2)                            # Violent Stag
+    stag = Kind(7, "V", steps=silver, points=2)                             # Violent Stag
     wolf = Kind(8, "W", steps=gold_steps, points=2)                         # Violent Wolf
     goose = Kind(9, "G", steps=(FL, F, FR, B))                              # Flying Goose
     cock = Kind(10, "C", steps=(FL, FR, L, R))                              # Flying Cock
@@ -38,24 +38,24 @@ def build(name="wa"):
     dog = Kind(14, "D", steps=(FL, FR, L, R, B))                            # Blind Dog
     eagle_moves = dict(steps=(L, R, BL, BR), slides=(F, B), ranges=((FL, 3), (FR, 3)))
     eagle = Kind(16, "E", points=5, **eagle_moves)                          # Cloud Eagle
-    fox = Kind(17, "X", steps=fox_jumps, points=4)                         # Treacherous Fox
+    fox = Kind(17, "X", steps=fox_jumps, points=4)                          # Treacherous Fox
     kinds = (
         sparrow, oxcart, horse, wings, falcon, rabbit, stag, wolf, goose, cock, crow, owl,
         monkey, dog, Kind(KING, "K", steps=COMPASS, points=0), eagle, fox,
-        Kind(18, "+" + sparrow.symbol, steps=gold_steps),                    # Golden Bird
-        Kind(19, "+" + oxcart.symbol, steps=COMPASS),                          # Plodding Ox
+        Kind(18, "+" + sparrow.symbol, steps=gold_steps),                   # Golden Bird
+        Kind(19, "+" + oxcart.symbol, steps=COMPASS),                       # Plodding Ox
         Kind(31, "+" + horse.symbol, steps=((-1, -2), (1, -2), (-1, 2), (1, 2))),  # Heavenly Horse
-        Kind(20, "+" + wings.symbol, slides=orthogonals),                    # Gliding Swallow
+        Kind(20, "+" + wings.symbol, slides=orthogonals),                   # Gliding Swallow
         Kind(21, "+" + falcon.symbol, steps=(L, R), slides=diagonals + (F, B)),  # Tenacious Falcon
-        Kind(22, "+" + rabbit.symbol, steps=fox_jumps),                      # Treacherous Fox
-        Kind(23, "+" + stag.symbol, steps=(F, L, R, FL, FR, BL, BR)),        # Roaming Boar
-        Kind(24, "+" + wolf.symbol, steps=COMPASS),                            # Bear's Eyes
-        Kind(25, "+" + goose.symbol, steps=(F, B), slides=(L, R)),           # Swallow's Wings
-        Kind(26, "+" + cock.symbol, steps=(FL, FR, L, R), slides=(F, B)),    # Raiding Falcon
-        Kind(27, "+" + crow.symbol, steps=(F,), slides=diagonals),           # Flying Falcon
-        Kind(28, "+" + owl.symbol, **eagle_moves),                           # Cloud Eagle
-        Kind(29, "+" + monkey.symbol, steps=silver),                         # Violent Stag
-        Kind(30, "+" + dog.symbol, steps=gold_steps),                        # Violent Wolf
+        Kind(22, "+" + rabbit.symbol, steps=fox_jumps),                     # Treacherous Fox
+        Kind(23, "+" + stag.symbol, steps=(F, L, R, FL, FR, BL, BR)),       # Roaming Boar
+        Kind(24, "+" + wolf.symbol, steps=COMPASS),                         # Bear's Eyes
+        Kind(25, "+" + goose.symbol, steps=(F, B), slides=(L, R)),          # Swallow's Wings
+        Kind(26, "+" + cock.symbol, steps=(FL, FR, L, R), slides=(F, B)),   # Raiding Falcon
+        Kind(27, "+" + crow.symbol, steps=(F,), slides=diagonals),          # Flying Falcon
+        Kind(28, "+" + owl.symbol, **eagle_moves),                          # Cloud Eagle
+        Kind(29, "+" + monkey.symbol, steps=silver),                        # Violent Stag
+        Kind(30, "+" + dog.symbol, steps=gold_steps),                       # Violent Wolf
     )
     drops = name == "wa"
     return build_variant(

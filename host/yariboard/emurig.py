@@ -24,13 +24,10 @@ from yariboard.simboard import occupied_squares
 from yariboard.ledstyles import channels, style_names
 from yariboard.simrig import SimRig, hand_actions
 
-# A real Pico reports no styles, only the colours it lit: each colour is read as the first
-# style of the LED language with that colour (blinking styles are dark half the time).
-STYLE_OF_COLOUR = {}
-# colour -> [(style name, longest dark run of its blink pattern in ns; 0: steady)]
+# A real Pico reports no styles, only the colours it lit. colour -> [(style name, longest
+# dark run of its blink pattern in ns; 0: steady)], in the LED language's order.
 STYLES_OF_COLOUR = {}
 for _name, (_rgb, _pattern) in zip(style_names(), ledlang.TABLE):
-    STYLE_OF_COLOUR.setdefault(channels(_rgb), _name)
     _dark_steps = max(len(run) for run in (_pattern + _pattern).decode().split("#"))
     STYLES_OF_COLOUR.setdefault(channels(_rgb), []).append(
         (_name, _dark_steps * ledlang.STEP_MS * 1000000))
@@ -39,8 +36,10 @@ DARK_SLACK_NS = 100 * 1000000                   # LED refresh and emulator timin
 
 
 def led_styles(leds):
-    """{square: (r, g, b)} as decoded from the LED chain -> {square: LED style name}."""
-    return {square: STYLE_OF_COLOUR.get(rgb, "#%02x%02x%02x" % rgb) for square, rgb in leds.items()}
+    """{square: (r, g, b)} of one decoded frame -> {square: LED style name}: each colour read
+    as the first style with that colour (one frame cannot tell a blink)."""
+    return {square: STYLES_OF_COLOUR[rgb][0][0] if rgb in STYLES_OF_COLOUR
+            else "#%02x%02x%02x" % rgb for square, rgb in leds.items()}
 
 
 def seen_styles(led_times, now_ns):
@@ -81,12 +80,9 @@ def seen_styles(led_times, now_ns):
         # than the square has been dark now
         blinking = [(abs(dark - max(longest_dark, dark_now)), name) for name, dark in styles
                     if dark and dark + DARK_SLACK_NS >= dark_now]
-        if dark_now:
-            if blinking:
-                seen[square] = min(blinking)[1]
-        elif longest_dark and blinking:
+        if blinking and (dark_now or longest_dark):
             seen[square] = min(blinking)[1]
-        else:
+        elif not dark_now:              # dark now with no blink that long: it is off
             steady = [name for name, dark in styles if not dark]
             seen[square] = (steady or [styles[0][0]])[0]
     return seen

@@ -28,28 +28,25 @@ def legal_moves(position, in_check):
     variant = position.variant
     king = position.kings[side]
     out = _king_moves(position, king)
-    if in_check:
-        checkers, answers = check_answers(position)
-        if checkers == 1:                  # other pieces can only take or block the checker
-            moves = []
-            for sq in variant.squares:
-                p = board[sq]
-                if p and p >> 5 == side and sq != king:
-                    position._piece_moves(sq, moves, False, ())
-            safe = position._safe
-            out.extend([m for m in moves if m & 0xFF in answers and safe(m)])
-    else:
-        pinned = position._pinned(side)
+    checkers, answers = check_answers(position) if in_check else (0, ())
+    if checkers < 2:                       # against two checkers only the General moves
+        # in check, the other pieces can only take or block the checker: their moves are
+        # kept when they land there and leave the General safe
+        moves = [] if in_check else out
+        pinned = () if in_check else position._pinned(side)
         for sq in variant.squares:
             p = board[sq]
             if p and p >> 5 == side and sq != king:
-                position._piece_moves(sq, out, False, pinned)
+                position._piece_moves(sq, moves, False, pinned)
+        if in_check:
+            safe = position._safe
+            out.extend([m for m in moves if m & 0xFF in answers and safe(m)])
     hand = position.hands[side]
     kinds = [kind for kind in variant.hand_kinds if hand[kind]]
     if not kinds:
         return out
     if in_check:
-        blocks = [sq for sq in answers if not board[sq]] if checkers == 1 else ()
+        blocks = [sq for sq in answers if not board[sq]]
         for kind in kinds:
             columns = position._pawn_columns() if kind == PAWN else None
             for sq in blocks:
@@ -96,7 +93,8 @@ def _king_moves(position, king):
 
 def check_answers(position):
     """(number of pieces giving check, squares where a piece other than the General may
-    answer it: the checker's and, for a checker from a distance, those between)."""
+    answer it: the checker's and, for a checker from a distance, those between; none when
+    two pieces give check)."""
     board = position.board
     variant = position.variant
     enemy = 1 - position.side
@@ -120,4 +118,4 @@ def check_answers(position):
         if p >> 5 == enemy and (mask >> (p & 31)) & 1:
             checkers += 1
             answers = line + [s]
-    return checkers, answers
+    return checkers, answers if checkers == 1 else ()
