@@ -55,9 +55,10 @@ def main():
         config = load_board("/board.json")
         hw, store = PicoHardware(config), None
     else:  # the unix port: the simulated board, set up by its command line (docs/simulator.md)
-        from boardfw.sim_hw import from_command_line
+        import boardfw.sim_start
 
-        config, hw, store = from_command_line(sys.argv, load_board)
+        config, hw, store = boardfw.sim_start.from_command_line(sys.argv, load_board)
+        boardfw.unload("boardfw.sim_start")
     from boardfw.controller import Controller
     from boardfw.serial_link import SerialLink
 

@@ -43,8 +43,8 @@ def test_version_names_the_board_variant_firmware_and_protocol(sim, capsys):
     assert main(["board", "version", "--port", sim.port]) == 0
     out = capsys.readouterr().out
     layout = board_json(sim.name)
-    with open(os.path.join(FIRMWARE, "boardfw", "controller.py")) as f:
-        firmware = re.search(r'_FIRMWARE_VERSION = const\("([^"]+)"\)', f.read()).group(1)
+    with open(os.path.join(FIRMWARE, "boardfw", "__init__.py")) as f:
+        firmware = re.search(r'^FIRMWARE_VERSION = "([^"]+)"', f.read(), re.M).group(1)
     assert re.search(r"^board: +%s \(%s\)$" % (re.escape(layout["name"]), re.escape(sim.port)), out, re.M)
     assert re.search(r"^variant: +%s$" % layout["variant"], out, re.M)
     assert re.search(r"^firmware: +%s$" % re.escape(firmware), out, re.M)

@@ -1,6 +1,8 @@
 """The board unloads the SFEN reader once a game is set up, so its RAM goes back to the game
 in play: at boot, after a position from the host (good or refused) and after a new game.
-Likewise the module that answers the host's rarer requests (boardfw/requests.py)."""
+Likewise the start-up (boardfw/startup.py) once the board runs, the module that answers the
+host's rarer requests (boardfw/requests.py), and those that read two moves made in one go
+(boardfw/overlap.py) and count an impasse (shogicore/impasse.py)."""
 from tests.mpy import run_micropython
 from yariboard import resources
 
@@ -31,7 +33,7 @@ cfg = config.load(%r)
 link = ScriptedLink()
 c = Controller(SimHardware(cfg, '%s'), cfg, link)
 c.boot()
-report = [sfen_reader_loaded()]
+report = [sfen_reader_loaded() or 'boardfw.startup' in sys.modules]
 for n, words in enumerate((
         ['setpos', 'yari', 'casual', '3k3/7/7/7/7/7/7/7/3K3', 'b', '-', '1'],
         ['setpos', 'yari', 'casual', '3k3/7/7/7/7/7/7/7/3KK2', 'b', '-', '1'],
@@ -68,3 +70,46 @@ def test_the_rarer_requests_are_answered_and_their_module_unloaded(tmp_path):
         ["ok", "3"], ["err", "4"], ["ok", "5"], ["ok", "6"]]
     assert not before and not history[1] and not bad_history[1] and not state[1]
     assert not sensors[1]
+
+
+RARE_PATHS = """
+import sys
+from shogicore.game import Game
+from shogicore.notation import to_usi
+from boardfw.interpreter import Interpreter, IMPASSE_ARM_MS
+
+def board(sfen):
+    game = Game('yari', sfen)
+    it = Interpreter(game, 0)
+    it.sync([s for s in game.variant.squares if game.position.piece_at(s)], 0)
+    return game, it, game.variant.parse_square
+
+# the General's move and a Rook dropped on the square it left 200 ms later: two moves
+game, it, sq = board('1nnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBK1NR b Nr 1')
+it.on_sensor(sq('4i'), False, 1000)
+it.on_sensor(sq('4h'), True, 1100)
+it.on_sensor(sq('4i'), True, 1300)
+it.tick(1700)
+print([to_usi(game.variant, m) for m in game.position.moves()], 'boardfw.overlap' in sys.modules)
+# an impasse declared with two presses of B
+game, it, sq = board(%r)
+it.on_button('B', False, 1000)
+it.on_button('B', False, 1000 + IMPASSE_ARM_MS // 2)
+print(game.result, 'shogicore.impasse' in sys.modules)
+"""
+
+
+def test_two_moves_in_one_go_and_an_impasse_are_read_by_modules_unloaded_after():
+    from tests.test_interpreter import IMPASSE_SFEN
+    _, stdout, _ = run_micropython(RARE_PATHS % IMPASSE_SFEN)
+    overlap_line, impasse_line = stdout.strip().splitlines()[-2:]
+    moves, overlap_loaded = _split(overlap_line)
+    result, impasse_loaded = _split(impasse_line)
+    assert moves == ["4i4h", "R*4i"] and result[1] == "impasse"
+    assert not overlap_loaded and not impasse_loaded
+
+
+def _split(line):
+    """'[...] False' -> ([...], False): a value and a flag as MicroPython prints them."""
+    value, flag = line.rsplit(" ", 1)
+    return eval(value), flag == "True"

@@ -139,7 +139,7 @@ class Player:
         to = move_to(m)
         if is_drop(m):
             kinds = [self.v.kind_of(s) for s in DROP_ORDER[self.v.name]]
-            return [make_drop(k, to) for k in kinds if make_drop(k, to) in pos.drops(k)]
+            return [make_drop(k, to) for k in kinds if pos.is_legal(make_drop(k, to))]
         same = [x for x in pos.destinations(move_from(m)) if move_to(x) == to]
         return sorted(same, key=lambda x: not is_promotion(x))
 

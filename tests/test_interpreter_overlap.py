@@ -261,3 +261,9 @@ def test_the_board_announces_both_moves_each_with_its_own_ply_and_position(tmp_p
         assert moves == wanted
         client.close()
     assert "Traceback" not in sim.stderr_text()
+
+
+def test_the_overlap_reader_numbers_the_shapes_as_the_interpreter_does():
+    from boardfw import interpreter, overlap
+    for name in ("_LIFT", "_VICTIM", "_MOVE", "_DROP"):
+        assert getattr(overlap, name) == getattr(interpreter, name), name

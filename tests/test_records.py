@@ -8,6 +8,7 @@ import pytest
 import shogi
 import shogi.KIF
 
+from shogicore.impasse import impasse_result
 from shogicore.notation import to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
@@ -55,7 +56,7 @@ def fitting_ending(position, rng, endings=ANY_TIME_ENDINGS):
         return ("black", "white")[winner] if winner is not None else "draw", reason
     endings = list(endings)
     if position.can_declare_impasse():
-        winner = position.impasse_result()[0]
+        winner = impasse_result(position)[0]
         endings.append(("draw" if winner is None else ("black", "white")[winner], "impasse"))
     return rng.choice(endings)
 

@@ -2,6 +2,7 @@
 import pytest
 
 from shogicore import BLACK, SHOGI, WHITE, YARI, Game, MoveError, Position
+from shogicore.impasse import impasse_points, impasse_result
 from shogicore.move import drop_kind, is_drop, is_promotion, move_from, move_to
 from shogicore.notation import parse_usi, to_usi
 
@@ -144,26 +145,31 @@ def test_white_promotes_in_ranks_g_to_i():
 
 
 # -- drops -----------------------------------------------------------------------------------------
+def drops(position, kind):
+    """The legal drops of `kind` for the side to move."""
+    return [m for m in position.legal_moves() if is_drop(m) and drop_kind(m) == kind]
+
+
 def test_drops_go_on_any_empty_square_unpromoted_and_never_capture():
     position = Position(YARI, "k6/7/7/7/7/7/7/7/K6 b R 1")
-    drops = position.drops(YARI.kind_of("R"))
-    assert len(drops) == 63 - 2               # every empty square, the last rank included
-    assert all(is_drop(m) and not is_promotion(m) for m in drops)
+    rook_drops = drops(position, YARI.kind_of("R"))
+    assert len(rook_drops) == 63 - 2          # every empty square, the last rank included
+    assert all(is_drop(m) and not is_promotion(m) for m in rook_drops)
 
 
 @pytest.mark.parametrize("letter", ["P", "N", "B"])
 def test_no_pawn_knight_or_bishop_dropped_on_the_last_rank(letter):
     position = Position(YARI, "k6/7/7/7/7/7/7/7/K6 b %s 1" % letter)
-    ranks = set(position.variant.rank_of(move_to(m)) for m in position.drops(YARI.kind_of(letter)))
+    ranks = set(position.variant.rank_of(move_to(m)) for m in drops(position, YARI.kind_of(letter)))
     assert 1 not in ranks and 2 in ranks
 
 
 def test_nifu_counts_unpromoted_pawns_only():
     position = Position(YARI, "k6/7/7/7/3P3/7/7/7/K6 b P 1")
-    files = set(YARI.file_of(move_to(m)) for m in position.drops(1))
+    files = set(YARI.file_of(move_to(m)) for m in drops(position, 1))
     assert 4 not in files and 3 in files
     position = Position(YARI, "k6/7/7/7/3+P3/7/7/7/K6 b P 1")
-    files = set(YARI.file_of(move_to(m)) for m in position.drops(1))
+    files = set(YARI.file_of(move_to(m)) for m in drops(position, 1))
     assert 4 in files
 
 
@@ -256,24 +262,24 @@ def test_resignation_is_recorded():
 
 def test_impasse_points_and_result():
     position = Position()
-    assert position.impasse_points(BLACK) == 29 and position.impasse_points(WHITE) == 29
+    assert impasse_points(position, BLACK) == 29 and impasse_points(position, WHITE) == 29
     assert not position.can_declare_impasse()
     with pytest.raises(MoveError):
-        position.impasse_result()
+        impasse_result(position)
     # Both Generals in their own zones, everything else kept: both have 29, a draw.
     both = Position(YARI, "rnnKbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBkNNR b - 1")
     assert both.can_declare_impasse()
-    assert both.impasse_result() == (None, "impasse")
+    assert impasse_result(both) == (None, "impasse")
     # Black lost both Yari Rooks to White's hand: 19 against 39, Black loses.
     short = Position(YARI, "rnnKbbr/7/ppppppp/7/7/7/PPPPPPP/7/1BBkNN1 b 2r 1")
-    assert short.impasse_points(BLACK) == 19 and short.impasse_points(WHITE) == 39
-    assert short.impasse_result() == (WHITE, "impasse")
+    assert impasse_points(short, BLACK) == 19 and impasse_points(short, WHITE) == 39
+    assert impasse_result(short) == (WHITE, "impasse")
 
 
 def test_promotion_is_ignored_in_impasse_points():
     position = Position(YARI, "3K3/7/7/7/7/7/7/7/3k3 b 2R2B2N7P 1")
     promoted = Position(YARI, "3K3/+R+R+B+B+N+N1/7/7/7/7/7/7/6k b 7P 1")
-    assert position.impasse_points(BLACK) == promoted.impasse_points(BLACK) == 29
+    assert impasse_points(position, BLACK) == impasse_points(promoted, BLACK) == 29
 
 
 def test_illegal_move_casual_refused_tournament_loses():

@@ -5,6 +5,7 @@ import shogi
 
 from shogicore import SHOGI, YARI, Position
 from shogicore.notation import fsf_to_sfen, sfen_to_fsf, to_usi, usi_to_uci
+from shogicore.perft import perft
 from tests.oracles import fsf_legal_usi, pick, python_shogi_legal
 
 HANDICAPS = sorted(YARI.handicaps)
@@ -63,16 +64,16 @@ def test_yari_perft_from_start_matches_fairy_stockfish():
     fen = sfen_to_fsf(YARI.start_sfen)
     position = Position(YARI)
     for depth in (1, 2, 3):
-        assert position.perft(depth) == _fsf_perft(fen, [], depth)
-    assert position.perft(4) == 158404  # the oracle's figure for depth 4
+        assert perft(position, depth) == _fsf_perft(fen, [], depth)
+    assert perft(position, 4) == 158404  # the oracle's figure for depth 4
 
 
 @pytest.mark.slow
 def test_yari_perft_depth_4_and_5_against_fairy_stockfish():
     fen = sfen_to_fsf(YARI.start_sfen)
     position = Position(YARI)
-    assert position.perft(4) == _fsf_perft(fen, [], 4)
-    assert position.perft(5) == sum(_fsf_perft(fen, [m], 4)
+    assert perft(position, 4) == _fsf_perft(fen, [], 4)
+    assert perft(position, 5) == sum(_fsf_perft(fen, [m], 4)
                                     for m in pyffish.legal_moves("yarishogi", fen, []))
 
 
@@ -84,17 +85,17 @@ def test_yari_perft_from_a_middlegame_matches_fairy_stockfish():
         position.push_usi(m)
     fen = sfen_to_fsf(start)
     uci = [usi_to_uci(YARI, m) for m in moves]
-    assert position.perft(2) == _fsf_perft(fen, uci, 2)
+    assert perft(position, 2) == _fsf_perft(fen, uci, 2)
 
 
 def test_shogi_perft_from_start():
     position = Position(SHOGI)
-    assert [position.perft(d) for d in (1, 2, 3)] == [30, 900, 25470]
+    assert [perft(position, d) for d in (1, 2, 3)] == [30, 900, 25470]
 
 
 @pytest.mark.slow
 def test_shogi_perft_depth_4():
-    assert Position(SHOGI).perft(4) == 719731
+    assert perft(Position(SHOGI), 4) == 719731
 
 
 def _shogi_game_matches_oracle(seed, max_plies=200):

@@ -11,6 +11,7 @@ import pytest
 
 from shogicore import MoveError, NotationError, Position, SfenError, variant_by_name
 from shogicore.notation import parse_hodges, parse_usi, to_hodges, to_usi
+from shogicore.perft import perft
 from yariboard.xboard import (sfen_to_xboard_fen, square_from_xboard, square_to_xboard,
                               usi_from_xboard, usi_to_xboard)
 
@@ -153,7 +154,7 @@ def test_perft_from_the_shell_matches_the_hand_count_of_the_first_moves(variant)
 
 def test_both_rule_sets_agree_until_a_drop_is_possible():
     # The earliest capture is at ply 3, so the earliest drop at ply 5.
-    assert Position(WA).perft(3) == Position(NODROPS).perft(3)
+    assert perft(Position(WA), 3) == perft(Position(NODROPS), 3)
 
 
 def test_rule_book_perft_figures_are_what_the_shell_prints():

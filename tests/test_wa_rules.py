@@ -373,8 +373,9 @@ def test_wa_rules_are_the_same_on_micropython():
     start, moves = random_game(21, variant="wa", max_plies=80)
     code = ("from shogicore import Position\n"
             "from shogicore.notation import to_usi\n"
+            "from shogicore.perft import perft\n"
             "for name in ('wa', 'wa-nodrops'):\n"
-            "    print([Position(name).perft(d) for d in (1, 2)])\n"
+            "    print([perft(Position(name), d) for d in (1, 2)])\n"
             "p = Position('wa')\n"
             "for u in %r:\n"
             "    p.push_usi(u)\n"

@@ -28,7 +28,7 @@ from yariboard.emurig import MICROPYTHON_VERSION
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("boardfw", "shogicore")
 # the simulated board runs on the unix port only
-HOST_ONLY = ("boardfw/sim_hw.py", "boardfw/sim_slow_flash.py")
+HOST_ONLY = ("boardfw/sim_hw.py", "boardfw/sim_slow_flash.py", "boardfw/sim_start.py")
 # paths relative to the checkout, where the commands run (tools/ is not installed)
 FIRMWARE = os.path.relpath(resources.firmware_dir(), ROOT)
 BOARD_FILES = {variant: os.path.relpath(resources.board_file(board), ROOT)
@@ -61,8 +61,9 @@ def compile_commands(build_dir, host_only=False):
     for relative in sources(host_only):
         on_pico = relative[:-3] + ".mpy"
         # -s: tracebacks name the module by the path it is imported from on the Pico, which
-        # is also its __file__: one string in RAM serves both
-        out.append([mpy_cross, "-march=" + ARCH, "-s", on_pico,
+        # is also its __file__: one string in RAM serves both. -O3: no line numbers in the
+        # bytecode (a traceback names the functions), 2 KB less of the Pico's RAM.
+        out.append([mpy_cross, "-march=" + ARCH, "-O3", "-s", on_pico,
                     "-o", os.path.join(build_dir, on_pico), FIRMWARE + "/" + relative])
     return out
 

@@ -1,6 +1,8 @@
 """The board's firmware: drivers, interpreter, controller (main.py starts it)."""
 import sys
 
+FIRMWARE_VERSION = "0.1.0"   # sent in `hello` and `version` (docs/protocol.md)
+
 
 def unload(name):
     """Drop module `name` ('shogicore.sfen') if it is loaded: code the board runs only now and

@@ -11,17 +11,16 @@ import os
 import time
 from micropython import const
 
-from boardfw import ledlang, protocol, unload
+from boardfw import FIRMWARE_VERSION, ledlang, protocol, unload
 from boardfw.buttons import Buttons
 from boardfw.interpreter import Interpreter
 from boardfw.leds import Leds
 from boardfw.matrix import Matrix
-from boardfw.storage import CorruptSave, GameStore, SavedGame
+from boardfw.storage import GameStore, SavedGame
 from shogicore.errors import MoveError
 from shogicore.game import CASUAL, Game
 from shogicore.move import parse_usi, to_usi
 
-_FIRMWARE_VERSION = const("0.1.0")
 _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps them crisp
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
 _LEDTEST_COLOURS = const((0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF))
@@ -66,12 +65,11 @@ class Controller:
         self._presses = []
         self._led_due = 0
         self._ledtest_start = None
-        self._square_at = bytearray(config.ranks * config.files)  # row*files+col -> square
-        self._led_at = None           # bytearray: rules-core square -> LED index
+        self._square_at = None        # bytearray: row*files+col -> square (set at boot)
+        self._led_at = None           # bytearray: rules-core square -> LED index (likewise)
         self._reported_mismatch = []
         self._last_request = None     # (line, reply words) for retried requests
         self._last_seq = None         # SEQ of the last changing request carried out
-        self._last_variant = None
 
     # -- boot and loop -------------------------------------------------------------------
     def run(self):
@@ -81,19 +79,14 @@ class Controller:
             self.hw.idle()
 
     def boot(self):
-        now = self.hw.ticks_ms()
-        self.matrix.prime(now)
-        warning = self._resume_or_start()
-        self._send("hello", str(protocol.PROTOCOL_VERSION), _FIRMWARE_VERSION, self.game_id,
-                   str(self._ply()))
-        if warning:
-            self._send("warning", "save-corrupt", warning)
-        files = self.config.files
-        occupied = [self._square_at[row * files + col] for row in range(self.config.ranks)
-                    for col in range(files) if self.matrix.closed(row, col)]
-        self._handle(self.interpreter.sync(occupied, now))
-        self._report_mismatch()
-        self._refresh_leds(now)
+        """Power-up: the saved game resumed (or a new one), the host greeted, the whole board
+        read. Done by boardfw/startup.py, loaded for the occasion: it runs once."""
+        from boardfw import startup
+
+        try:
+            startup.boot(self)
+        finally:
+            unload("boardfw.startup")
 
     def step(self):
         now = self.hw.ticks_ms()
@@ -114,7 +107,7 @@ class Controller:
             del presses[:]
         line = self.link.read_line()
         if line is not None:
-            self._serve(line, now)
+            self._serve(line)
             touched = True
         if self._handle(self.interpreter.tick(now)):
             touched = True
@@ -125,50 +118,9 @@ class Controller:
             self._refresh_leds(now)
 
     # -- the game ------------------------------------------------------------------------
-    def _resume_or_start(self):
-        """Load the saved game; start a fresh one if there is none or it is damaged."""
-        warning = None
-        try:
-            saved = self.store.load()
-            if saved is not None:
-                self._set_game(self._replay(saved), saved.game_id)
-                self._save()   # compacted: appending goes on from a clean end
-                return None
-        except (CorruptSave, ValueError) as e:
-            warning = "-".join(message_words(str(e)))
-            self.store.set_aside_corrupt()
-        self._set_game(_make_game(self.config.variant), new_game_id())
-        self._save()
-        return warning
-
-    def _replay(self, saved):
-        if saved.variant != self.config.variant:
-            raise CorruptSave("the saved game is not for this board's variant")
-        game = _make_game(saved.variant, sfen=saved.start_sfen, mode=saved.mode)
-        for usi in saved.moves:
-            game.play_usi(usi)
-        if saved.handicap != "-":
-            game.handicap = saved.handicap
-        if saved.illegal != "-":
-            game.illegal_move = parse_usi(game.variant, saved.illegal)
-        if saved.result != "-":
-            game.result = protocol.parse_result(saved.result)
-        return game
-
     def _set_game(self, game, game_id):
         self.game = game
         self.game_id = game_id
-        variant = game.variant
-        if variant is not self._last_variant:
-            config = self.config
-            for row in range(config.ranks):
-                for col in range(config.files):
-                    self._square_at[row * config.files + col] = variant.parse_square(
-                        config.square_name_at(row, col))
-            self._led_at = bytearray(variant.size)
-            for sq in variant.squares:
-                self._led_at[sq] = config.led_index(variant.square_name(sq))
-            self._last_variant = variant
         if self.interpreter is None:
             self.interpreter = Interpreter(game, self.hw.ticks_ms())
             return []
@@ -304,7 +256,7 @@ class Controller:
         self.link.write(protocol.encode(self.seq, words))
         self.seq = protocol.next_seq(self.seq)
 
-    def _serve(self, line, now):
+    def _serve(self, line):
         """Answer one request line; any failure becomes an `err` frame, the game untouched."""
         if self._last_request is not None and line == self._last_request[0]:
             self._send(*self._last_request[1])   # a retry: answer again, do not act twice
@@ -312,10 +264,10 @@ class Controller:
         if line == b"":
             reply = ("err", "-", "long", "line", "too", "long")
         else:
-            reply = self._execute(line, now)
+            reply = self._execute(line)
         self._send(*reply)
 
-    def _execute(self, line, now):
+    def _execute(self, line):
         try:
             seq, verb, args = protocol.decode(line)
         except protocol.ProtocolError as e:
@@ -327,7 +279,7 @@ class Controller:
             # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
             if changes and last is not None and not 0 < (seq - last) % 65536 < 32768:
                 raise protocol.ProtocolError("stale", "an old request: not carried out")
-            words = self._answer(verb, args, now)
+            words = self._answer(verb, args)
             reply = ("ok", rseq, verb) + tuple(words)
             if changes:
                 self._last_seq = seq
@@ -338,7 +290,7 @@ class Controller:
         self._last_request = (line, reply)
         return reply
 
-    def _answer(self, verb, args, now):
+    def _answer(self, verb, args):
         """Carry out a checked request; its reply words (docs/protocol.md, one verb each).
         The rarer verbs are answered by boardfw/requests.py, loaded for the occasion."""
         game = self.game
@@ -355,12 +307,9 @@ class Controller:
             self.interpreter.clear_guidance()
             return ()
         if verb == "version":
-            return (str(protocol.PROTOCOL_VERSION), _FIRMWARE_VERSION, self.config.variant,
+            return (str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, self.config.variant,
                     self.config.name.replace(" ", "-"),
                     "-" if self._last_seq is None else str(self._last_seq))
-        if verb == "ledtest":
-            self._ledtest_start = now
-            return ()
         from boardfw import requests
 
         try:

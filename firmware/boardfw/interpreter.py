@@ -17,7 +17,7 @@ from shogicore.game import CASUAL
 from shogicore.move import (drop_kind, is_drop, is_promotion, make_drop, make_move, move_from,
                             move_to)
 
-from boardfw import ledlang
+from boardfw import ledlang, unload
 
 SETTLE_MS = 300
 CHOICE_MS = 4000
@@ -111,6 +111,7 @@ class Interpreter:
             if self._impasse_ms is not None and _elapsed(now_ms, self._impasse_ms) < IMPASSE_ARM_MS:
                 side = self.pos.side
                 game.declare_impasse(side)
+                unload("shogicore.impasse")   # declared once a game at most: RAM back
                 self._impasse_ms = None
                 self._emit(("impasse", side))
                 self._emit_game_over()
@@ -250,7 +251,7 @@ class Interpreter:
             self._expected = bytearray(v.size)  # what the position implies
             self._when = array("i", bytes(4 * v.size))  # sequence no. of each square's last change
             self._lifted_ms = array("i", bytes(4 * v.size))  # when each square last lost its piece
-            self._away_ms = array("i", bytes(4 * v.size))  # how long it then stayed empty
+            self._brief = bytearray(v.size)  # 1: it then stayed empty under SETTLE_MS
             self._mark = bytearray(v.size)  # scratch for frame()
         self._casual = game.mode == CASUAL
         # Drop choices are offered cheapest first; hand_kinds is most valuable first.
@@ -323,7 +324,7 @@ class Interpreter:
         self._seq += 1
         self._when[sq] = self._seq
         if occupied:
-            self._away_ms[sq] = _elapsed(now_ms, self._lifted_ms[sq])
+            self._brief[sq] = _elapsed(now_ms, self._lifted_ms[sq]) < SETTLE_MS
         else:
             self._lifted_ms[sq] = now_ms
         expected = self._expected[sq]
@@ -436,7 +437,7 @@ class Interpreter:
         reach = None
         for sq in self._touched:
             if seen[sq] and when[sq] > best_when and self.pos.piece_at(sq) >> 5 != side:
-                if self._away_ms[sq] < SETTLE_MS:
+                if self._brief[sq]:
                     if reach is None:
                         reach = self._destinations(frm)
                     if sq not in reach:
@@ -526,13 +527,8 @@ class Interpreter:
 
         The board showed a complete move (`_shown`) and then changed further. If the piece
         put down then is still there, untouched, yet the board now reads as something else,
-        two moves were made: the mover's hand left that piece where it was, so another hand
-        made the rest (the order of the switch events shows it). Then, or when the board
-        rests in a state no single move explains (a take-back of the move before included:
-        a reply onto the square that move came from looks just like one), the board is read
-        as the shown move plus one legal reply (or, with that sign, a reply begun). If that
-        reading fails, a board with the sign of two moves is refused (never read as one move
-        nobody made) and any other is read as before.
+        two moves were made (boardfw/overlap.py reads them). So it is read too when the
+        board rests in a state no single move explains. Otherwise nothing is decided here.
         """
         frm, to, seq = self._shown
         shape = self._shape
@@ -541,46 +537,12 @@ class Interpreter:
                                and (shape == _MOVE or shape == _DROP)))
         if not overlapped and (shape == _MATCH or shape == _MOVE or shape == _DROP):
             return False
-        self._from = frm
-        self._to = to
-        self._shape = _MOVE if frm else _DROP
-        first = self._candidates()
-        if len(first) == 1 and (self._order is None or self._order == first[0]):
-            game = self.game
-            changed = self._changed_ms
-            touched = self._touched[:]
-            game.play(first[0])
-            # its destination counts as lifted only if touched since it was put down
-            self._reread(changed, [sq for sq in touched if sq != to]
-                         + ([to] if self._when[to] != seq else []))
-            shape = self._shape
-            if game.result is None and (
-                    ((shape == _MOVE or shape == _DROP) and self._candidates())
-                    or (overlapped and (shape == _LIFT or shape == _VICTIM))):
-                self._order = None
-                self._hint = None
-                self._emit(("move", first[0]))
-                return True  # the reply, complete or in hand, is read as any move is
-            refused = self._refused
-            game.undo()
-            self._reread(changed, touched)
-            self._shown = (frm, to, seq)
-            self._refused = refused
-            self._acted = True
-        else:
-            self._classify()
-        if overlapped:
-            self._refuse("board-mismatch")
-        return overlapped
+        from boardfw import overlap   # loaded for the occasion: such hands are rare
 
-    def _reread(self, now_ms, touched):
-        """_rebuild for a position changed mid-gesture: the lifted squares still count."""
-        self._rebuild(now_ms)
-        expected = self._expected
-        for sq in touched:
-            if expected[sq] and sq not in self._touched:
-                self._touched.append(sq)
-        self._classify()
+        try:
+            return overlap.read_two_moves(self, overlapped)
+        finally:
+            unload("boardfw.overlap")
 
     def _hand_size(self):
         # (its own method: a generator in _settle would cost an allocation on every pass)

@@ -1,9 +1,9 @@
 """The host's rarer requests (docs/protocol.md): the game's start and history, new games and
-set-ups, take-back, resignation, the host's side and the maker's sensor check.
+set-ups, take-back, resignation, the host's side and the maker's LED and sensor checks.
 
 The controller loads this module when one of them arrives and unloads it after the answer,
-so its code takes no RAM while a game is played; `state`, `show`, `hint`, `clear`, `version`
-and `ledtest` stay in the controller. Each answer is the reply's words, or a ProtocolError
+so its code takes no RAM while a game is played; `state`, `show`, `hint`, `clear` and
+`version` stay in the controller. Each answer is the reply's words, or a ProtocolError
 with nothing changed.
 """
 from micropython import const
@@ -55,6 +55,9 @@ def answer(controller, verb, args):
             raise protocol.ProtocolError("args", "host black|white|-")
         side = sides.index(args[0])
         controller.interpreter.host_side = side if side < 2 else -1
+        return ()
+    if verb == "ledtest":   # the maker's check: red, green, blue, white on every LED
+        controller._ledtest_start = controller.hw.ticks_ms()
         return ()
     if verb == "sensors":   # the raw and the debounced switch bitmaps
         matrix = controller.matrix

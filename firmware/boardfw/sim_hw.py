@@ -22,34 +22,11 @@ moment; off by default, as it allocates on every pass and would skew the heap fi
 tests are exact and fast; with the real clock the board runs in real time.
 """
 import select
-import sys
 import time
 from micropython import const
 
 _SCAN_STEP_MS = const(10)  # an `advance` is scanned in steps of this many ms
 _IDLE_MS = const(2)        # with the real clock, the loop wakes at least this often
-
-
-def from_command_line(argv, load_board):
-    """(board, SimHardware, GameStore or None) from main.py's command line on the unix port:
-    --board PATH --storage DIR [--control PATH --report PATH] [--clock virtual|real]
-    [--slow-save-ms N]. `load_board` reads the board file as main.py does on the Pico."""
-    options = {"--clock": "virtual", "--slow-save-ms": "0"}
-    for i in range(1, len(argv) - 1, 2):
-        options[argv[i]] = argv[i + 1]
-    config = load_board(options["--board"])
-    control = open(options["--control"], "rb") if "--control" in options else None
-    report = open(options["--report"], "wb") if "--report" in options else None
-    hw = SimHardware(config, options["--storage"], control, report,
-                     virtual_clock=options["--clock"] == "virtual")
-    hw.watch(sys.stdin.buffer)
-    slow_ms = int(options["--slow-save-ms"])
-    if not slow_ms:
-        return config, hw, None
-    from boardfw.sim_slow_flash import slow_opener
-    from boardfw.storage import GameStore
-
-    return config, hw, GameStore(hw.storage_dir, slow_opener(slow_ms))
 
 
 class SimMatrixPins:
@@ -228,9 +205,12 @@ class SimHardware:
         self._report.write(text.encode() + b"\n")
 
     def _report_leds(self, strip):
-        words = ["leds"]
+        # Written a word at a time: one long line would need a block of heap the Pico's own
+        # driver never asks for, and the heap figures are taken on this board.
+        report = self._report
+        report.write(b"leds")
         for index in range(len(strip)):
             r, g, b = strip[index]
             if r or g or b:
-                words.append("%s:%02x%02x%02x" % (self.config.led_square(index), r, g, b))
-        self._send(" ".join(words))
+                report.write((" %s:%02x%02x%02x" % (self.config.led_square(index), r, g, b)).encode())
+        report.write(b"\n")

@@ -69,7 +69,9 @@ class Game:
         """Either side may declare once both Generals stand in their promotion zones."""
         if self.result:
             raise MoveError("the game is over")
-        self.result = self.position.impasse_result()
+        from shogicore.impasse import impasse_result   # (see impasse.py: loaded when used)
+
+        self.result = impasse_result(self.position)
         return self.result
 
     def illegal(self, colour):

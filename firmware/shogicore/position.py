@@ -16,7 +16,7 @@ EMPTY = 0
 _WALL = const(64)
 _MOVE_BITS = const(22)  # history record: move, then the captured piece, then a check flag
 _CHECK_FLAG = const(1 << 28)
-_CHUNK = const(32)  # plies per history chunk
+_CHUNK = const(16)  # plies per history chunk
 _SEEN_MASK = const(255)  # the repetition filter has 256 counters, one per low byte of a hash
 
 
@@ -264,7 +264,9 @@ class Position:
             record |= _CHECK_FLAG
         n = self.plies
         if n // _CHUNK == len(self._history):
-            self._history.append(array("i", bytes(8 * _CHUNK)))
+            # made from a range, whose values are written over before they are read: a
+            # zeroed bytes object first would need a second block as large, for nothing
+            self._history.append(array("i", range(2 * _CHUNK)))
         chunk = self._history[n // _CHUNK]
         chunk[n % _CHUNK * 2] = record
         chunk[n % _CHUNK * 2 + 1] = before
@@ -448,13 +450,6 @@ class Position:
         self._piece_moves(sq, out, in_check, () if in_check else self._pinned(self.side))
         return out
 
-    def drops(self, kind):
-        """Legal drops of `kind` from the hand of the side to move."""
-        out = []
-        if self.hands[self.side][kind]:
-            self._drop_moves(kind, out, self.in_check())
-        return out
-
     def is_legal(self, m):
         frm = (m >> 8) & 0xFF
         if frm == 0:
@@ -467,25 +462,6 @@ class Position:
             return False
         return m in self.destinations(frm)
 
-    def gives_check(self, m):
-        captured = self._make(m)
-        check = self.in_check()
-        self._unmake(m, captured)
-        return check
-
-    def perft(self, depth):
-        """Number of move sequences of `depth` plies (leaves counted in bulk)."""
-        moves = self.legal_moves()
-        if depth <= 1:
-            return len(moves) if depth == 1 else 1
-        total = 0
-        for m in moves:
-            captured = self._make(m)
-            total += self.perft(depth - 1)
-            self._unmake(m, captured)
-        return total
-
-    # -- game end --------------------------------------------------------------------------
     def status(self):
         """None while play goes on, else (winner, reason); winner None is a draw."""
         if not self._has_legal_move():
@@ -515,34 +491,9 @@ class Position:
             return (1 - checker, "perpetual-check")
         return (None, "repetition")
 
-    def impasse_points(self, colour):
-        v = self.variant
-        total = 0
-        for sq in v.squares:
-            p = self.board[sq]
-            if p and p >> 5 == colour:
-                total += v.points[v.base[p & 31]]
-        for kind in v.hand_kinds:
-            total += v.points[kind] * self.hands[colour][kind]
-        return total
-
     def can_declare_impasse(self):
         """Both Generals stand in their own promotion zones (and the variant has the rule)."""
         depth = self.variant.depth
         if not self.variant.impasse_threshold:
             return False
         return depth[BLACK][self.kings[BLACK]] <= 3 and depth[WHITE][self.kings[WHITE]] <= 3
-
-    def impasse_result(self):
-        """(winner, 'impasse') by the point rule; MoveError when impasse cannot be declared."""
-        if not self.variant.impasse_threshold:
-            raise MoveError("%s has no impasse rule" % self.variant.name)
-        if not self.can_declare_impasse():
-            raise MoveError("impasse needs both Generals in their promotion zones")
-        need = self.variant.impasse_threshold
-        short = [self.impasse_points(c) < need for c in (BLACK, WHITE)]
-        if short[BLACK] and not short[WHITE]:
-            return (WHITE, "impasse")
-        if short[WHITE] and not short[BLACK]:
-            return (BLACK, "impasse")
-        return (None, "impasse")

@@ -92,9 +92,9 @@ def read_sfen(variant, text):
             colour = BLACK if c.isupper() else WHITE
             n = n if n > 0 else 1
             counts[kind] = counts.get(kind, 0) + n
-            if counts[kind] > v.totals.get(kind, 0):
+            if counts[kind] > v.totals[kind]:
                 raise SfenError("too many %s: %d, a %s set has %d" % (
-                    v.symbol(kind), counts[kind], v.name, v.totals.get(kind, 0)))
+                    v.symbol(kind), counts[kind], v.name, v.totals[kind]))
             hands[colour][kind] += n
             n = -1
         if n >= 0:
@@ -109,9 +109,9 @@ def read_sfen(variant, text):
         if move_number < 1:
             raise SfenError("move number must be at least 1, got %d" % move_number)
     for kind in counts:
-        if kind != KING and counts[kind] > v.totals.get(kind, 0):
+        if kind != KING and counts[kind] > v.totals[kind]:
             raise SfenError("too many %s: %d, a %s set has %d" % (
-                v.symbol(kind), counts[kind], v.name, v.totals.get(kind, 0)))
+                v.symbol(kind), counts[kind], v.name, v.totals[kind]))
     side = BLACK if fields[1] == "b" else WHITE
     return board, hands, side, move_number, _check_pieces(v, board)
 

@@ -43,7 +43,6 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
     v.pawn_drop_mate_legal = pawn_drop_mate_legal
     v.impasse_threshold = impasse_threshold
     v.handicaps = handicaps or {}
-    v.totals = totals
     squares = bytearray(files * ranks)     # every index fits a byte: boards up to 11x11
     i = 0
     for r in range(1, ranks + 1):
@@ -54,25 +53,36 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
     v.hand_kinds = bytes([k.kind for k in hand_kinds])
 
     n = max(k.kind for k in kinds) + 1
-    v.symbols = [""] * n
+    v.totals = bytearray(n)
+    for kind in totals:
+        v.totals[kind] = totals[kind]
+    symbols = [""] * n
     v.promote = bytearray(n)
     v.base = bytearray(n)
     v.forced = bytearray(n)
     v.points = bytearray(n)
-    v.steps = ([()] * n, [()] * n)
-    v.slides = ([()] * n, [()] * n)
-    v.ranges = ([()] * n, [()] * n)
+    steps = ([()] * n, [()] * n)
+    slides = ([()] * n, [()] * n)
+    ranges = ([()] * n, [()] * n)
     stride = v.stride
+    # One tuple for each distinct move set: kinds that move alike (the many gold-like
+    # promoted kinds) share it, and the board's RAM holds it once.
+    shared = {(): ()}
     for k in kinds:
-        v.symbols[k.kind] = k.symbol
+        symbols[k.kind] = k.symbol
         v.forced[k.kind] = k.forced
         v.points[k.kind] = k.points
         # (columns, ranks) directions as Black sees them -> mailbox offsets for each side
         for colour, sign in ((BLACK, 1), (WHITE, -1)):
-            v.steps[colour][k.kind] = tuple([sign * (d[1] * stride + d[0]) for d in k.steps])
-            v.slides[colour][k.kind] = tuple([sign * (d[1] * stride + d[0]) for d in k.slides])
-            v.ranges[colour][k.kind] = tuple([(sign * (d[1] * stride + d[0]), reach)
-                                              for d, reach in k.ranges])
+            for moves_of, moves in ((steps, k.steps), (slides, k.slides)):
+                offsets = tuple([sign * (d[1] * stride + d[0]) for d in moves])
+                moves_of[colour][k.kind] = shared.setdefault(offsets, offsets)
+            offsets = tuple([(sign * (d[1] * stride + d[0]), reach) for d, reach in k.ranges])
+            ranges[colour][k.kind] = shared.setdefault(offsets, offsets)
+    # Tuples, not the lists they were built in: a tuple is one block of RAM, a list two.
+    v.symbols = tuple(symbols)
+    v.steps, v.slides, v.ranges = [(tuple(moves_of[BLACK]), tuple(moves_of[WHITE]))
+                                   for moves_of in (steps, slides, ranges)]
     for k in kinds:
         promoted = "+" + k.symbol
         v.base[k.kind] = v.kind_of(k.symbol[1:]) if k.symbol[:1] == "+" else k.kind
@@ -80,7 +90,7 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
             v.promote[k.kind] = v.kind_of(promoted)
     v.kinds = bytes([k.kind for k in kinds])
     # Hash keys: one per square, then one per hand count 0..most pieces of a kind.
-    v.keys = _key_table(v.size + max(totals.values()) + 1, 11 + v.size)
+    v.keys = _key_table(v.size + max(v.totals) + 1, 11 + v.size)
 
     # depth[colour][sq]: 1 on the colour's last rank, 2 on the one before, ...
     v.depth = (bytearray(v.size), bytearray(v.size))

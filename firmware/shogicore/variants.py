@@ -42,14 +42,14 @@ class Variant:
 
     start_sfen: str
     handicaps: dict             # name -> SFEN
-    totals: dict                # base kind -> pieces of that kind in a set
+    totals: bytearray           # by base kind: pieces of that kind in a set
     repetitions: int            # how often a position recurs before the game ends
     pawn_drop_mate_legal: bool
     impasse_threshold: int      # points a side needs to win a declared impasse
     squares: bytes              # every square, rank a first, each from the highest file down
     hand_kinds: bytes           # the kinds a hand can hold, most valuable first
     kinds: bytes
-    symbols: list               # SFEN letter as Black writes it
+    symbols: tuple              # SFEN letter as Black writes it
     promote: bytearray          # promoted kind, 0 when the kind cannot promote
     base: bytearray             # the kind a captured piece goes to the hand as
     forced: bytearray           # last ranks where the kind could never move again

@@ -22,7 +22,7 @@ from shogicore.position import _CHECK_FLAG
 from shogicore.variants import BLACK, WHITE
 
 from yariboard.captures import captures_and_promotions
-from yariboard.movegen import legal_moves
+from yariboard.movegen import gives_check, legal_moves
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -421,7 +421,7 @@ class Engine:
             child_eval = eval_black + move_delta(tables, pos, m)
             if frontier and quiet and index:
                 after = sign * child_eval
-                if after + FUTILITY_MARGIN <= alpha and not pos.gives_check(m):
+                if after + FUTILITY_MARGIN <= alpha and not gives_check(pos, m):
                     if after > best_score:
                         best_score = after
                     continue

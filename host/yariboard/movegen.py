@@ -119,3 +119,11 @@ def check_answers(position):
             checkers += 1
             answers = line + [s]
     return checkers, answers if checkers == 1 else ()
+
+
+def gives_check(position, m):
+    """Does the legal move `m` put the opponent in check? (made, looked at, taken back)"""
+    captured = position._make(m)
+    check = position.in_check()
+    position._unmake(m, captured)
+    return check

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from shogicore.variants import BLACK, WHITE, YARI, variant_by_name
+from shogicore.impasse import impasse_result
 from shogicore.position import Position
 
 from yariboard.engine import SearchResult, evaluate, material_black
@@ -103,7 +104,7 @@ def play_game(black, white, variant=YARI, sfen=None, max_plies=DEFAULT_MAX_PLIES
             return _outcome(pos, 1 - mover, "resignation")
         if result.declare_win:
             if pos.can_declare_impasse():
-                winner, reason = pos.impasse_result()
+                winner, reason = impasse_result(pos)
                 return _outcome(pos, winner, reason)
             return _outcome(pos, 1 - mover, "illegal-move")
         if result.move is None or not pos.is_legal(result.move):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from shogicore.errors import MoveError
 from shogicore.notation import to_usi
+from shogicore.impasse import impasse_result
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
@@ -194,7 +195,7 @@ def check_ending(record, position):
                               % (record.winner, record.reason, _describe(status)))
     elif record.reason == "impasse":
         try:
-            winner, _ = position.impasse_result()
+            winner, _ = impasse_result(position)
         except MoveError as error:
             raise RecordError("the record says impasse, but %s" % error)
         if record.winner != ("draw" if winner is None else WINNERS[winner]):

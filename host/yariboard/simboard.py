@@ -138,7 +138,7 @@ def _choices(position, m):
         for symbol in DROP_CHOICE_ORDER[variant.name]:
             kind = variant.kind_of(symbol)
             drop = make_drop(kind, move_to(m))
-            if drop in position.drops(kind):
+            if position.is_legal(drop):
                 out.append(drop)
         return out
     plain = m & ~PROMOTION

@@ -1,8 +1,8 @@
 """Figures of the real firmware image on the emulated Pico (rp2040js, MicroPython v1.28.0 UF2).
 
-Memory is read inside the emulated chip: gc.mem_free() at the REPL with the firmware's modules
-dropped, after main.py has imported everything and set up the board, and after a game of
-PLIES plies played on the emulated switches. A pin interrupt on a spare GPIO (GP26) takes the
+Memory is read inside the emulated chip: the heap's size (free plus allocated) at the REPL,
+then what is free after main.py has imported everything and set up the board, and after a
+game of PLIES plies played on the emulated switches. A pin interrupt on a spare GPIO (GP26) takes the
 readings while the firmware runs, so its objects are all alive. Budget: >= 128 KB free after
 300 plies. Times are board time from the emulator's cycle count at 125 MHz: lift to lit
 destinations after the debounce (budget 50 ms), the busy time of one scan-and-interpret pass
@@ -68,8 +68,9 @@ def run():
         repl(client, b"\x03\x03")
         repl(client, b"import gc, sys; [sys.modules.pop(k) for k in list(sys.modules)]\r\n",
              until=b"\r\n>>> ")
-        out = repl(client, b"gc.collect(); print('FREE', gc.mem_free())\r\n", until=b"\r\n>>> ")
-        free_prompt = int(out.split("FREE ")[-1].split()[0])
+        out = repl(client, b"gc.collect(); print('HEAP', gc.mem_free() + gc.mem_alloc())\r\n",
+                   until=b"\r\n>>> ")
+        heap_total = int(out.split("HEAP ")[-1].split()[0])
         mark = len(client.frames)
         client.serial.write(b"\x05" + HOOK.encode() + b"\x04")
         client.wait_for(lambda f: f[1] == "hello", start=mark)   # main.py is running
@@ -88,7 +89,7 @@ def run():
         out = repl(client, b"\x03\x03", timeout=60)
         out = repl(client, b"print('MEM', M)\r\n", until=b"\r\n>>> ")
         readings = [int(v) for v in out.split("MEM [")[-1].split("]")[0].split(",")]
-        report(free_prompt, readings, stats, pico)
+        report(heap_total, readings, stats, pico)
     finally:
         pico.close()
         shutil.rmtree(folder, ignore_errors=True)
@@ -135,13 +136,15 @@ def pickup_delays(pico, pickups):
     return delays
 
 
-def report(free_prompt, readings, stats, pico):
+def report(heap_total, readings, stats, pico):
     lifts = pickup_delays(pico, run_game.pickups)
     print("emulated Pico: MicroPython v1.28.0 UF2 in rp2040js, board time at 125 MHz")
-    print("heap free at the REPL (firmware modules dropped): %d bytes" % free_prompt)
-    print("heap free after imports and board set-up: %d bytes" % readings[0])
-    print("heap free after a %d-ply game: %d bytes (budget >= %d KB: %s)"
-          % (PLIES, readings[-1], BUDGET_KB, "ok" if readings[-1] >= BUDGET_KB * 1024 else "OVER"))
+    print("MicroPython's heap on the Pico: %d bytes" % heap_total)
+    print("heap free after imports and board set-up: %d bytes (in use: %d)"
+          % (readings[0], heap_total - readings[0]))
+    print("heap free after a %d-ply game: %d bytes (in use: %d; budget >= %d KB free: %s)"
+          % (PLIES, readings[-1], heap_total - readings[-1], BUDGET_KB,
+             "ok" if readings[-1] >= BUDGET_KB * 1024 else "OVER"))
     if lifts:
         print("lift to lit after debounce: mean %.1f ms, max %.1f ms over %d lifts (budget %d ms: %s)"
               % (sum(lifts) / len(lifts), max(lifts), len(lifts), LIFT_BUDGET_MS,

@@ -16,6 +16,7 @@ import time
 
 from shogicore import SHOGI, YARI, Position
 from shogicore.notation import to_usi
+from shogicore.perft import perft
 from yariboard import resources
 
 FIRMWARE = resources.firmware_dir()
@@ -99,7 +100,7 @@ def bench_perft():
 
     print("-- perft (CPython %s), leaves counted in bulk by both" % sys.version.split()[0])
     positions = [SHOGI.start_sfen] + middlegames(SHOGI, 2)
-    ours = nodes_per_second(lambda: sum(Position(SHOGI, s).perft(3) for s in positions), 2.0)
+    ours = nodes_per_second(lambda: sum(perft(Position(SHOGI, s), 3) for s in positions), 2.0)
     theirs = nodes_per_second(
         lambda: sum(python_shogi_perft(shogi.Board(s), 3) for s in positions), 2.0)
     print("shogi perft nodes/s (shogicore): %.0f" % ours)
@@ -107,7 +108,7 @@ def bench_perft():
     print("shogi perft speed ratio shogicore/python-shogi: %.2fx (budget: at least 2x)"
           % (ours / theirs))
     yari_positions = [YARI.start_sfen] + middlegames(YARI, 2)
-    yari = nodes_per_second(lambda: sum(Position(YARI, s).perft(3) for s in yari_positions), 2.0)
+    yari = nodes_per_second(lambda: sum(perft(Position(YARI, s), 3) for s in yari_positions), 2.0)
     print("yari perft nodes/s (shogicore): %.0f" % yari)
 
 

@@ -3,6 +3,7 @@ import sys
 
 from shogicore import MoveError, Position, SfenError, variant_by_name
 from shogicore.notation import to_usi
+from shogicore.perft import perft
 
 # Deeper than this would run for ages (the counts grow about 30-fold a ply) and recurse
 # past Python's stack: refused with a message instead.
@@ -56,10 +57,10 @@ def run_perft(args):
         total = 0
         for m in sorted(position.legal_moves(), key=lambda m: to_usi(position.variant, m)):
             position.push(m)
-            n = position.perft(args.depth - 1)
+            n = perft(position, args.depth - 1)
             position.pop()
             print("%s %d" % (to_usi(position.variant, m), n))
             total += n
     else:
-        total = position.perft(args.depth)
+        total = perft(position, args.depth)
     print("nodes %d" % total)

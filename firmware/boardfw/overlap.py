@@ -1,0 +1,72 @@
+"""Two moves in one gesture: the opponent replied before the mover's move had settled
+(docs/firmware-interpreter.md).
+
+The interpreter loads this module when the board shows such a state, which play brings
+rarely, and unloads it after: its code takes no RAM the rest of the time. It works on the
+interpreter's own state, as one of its methods would.
+"""
+from micropython import const
+
+# The interpreter's shape codes read here (interpreter.py numbers them; a test checks that
+# the two agree).
+_LIFT = const(1)
+_VICTIM = const(2)
+_MOVE = const(3)
+_DROP = const(4)
+
+
+def read_two_moves(it, overlapped):
+    """Read the board as the shown move (`it._shown`) plus one legal reply, or, when
+    `overlapped` (the shown move's piece stands untouched), plus a reply begun. True if
+    that was decided.
+
+    `overlapped` means the mover's hand left that piece where it was, so another hand made
+    the rest (the order of the switch events shows it). A board resting in a state no
+    single move explains (a take-back of the move before included: a reply onto the square
+    that move came from looks just like one) is read the same way. If the reading fails, a
+    board with the sign of two moves is refused (never read as one move nobody made) and
+    any other is read as before.
+    """
+    frm, to, seq = it._shown
+    it._from = frm
+    it._to = to
+    it._shape = _MOVE if frm else _DROP
+    first = it._candidates()
+    if len(first) == 1 and (it._order is None or it._order == first[0]):
+        game = it.game
+        changed = it._changed_ms
+        touched = it._touched[:]
+        game.play(first[0])
+        # its destination counts as lifted only if touched since it was put down
+        _reread(it, changed, [sq for sq in touched if sq != to]
+                + ([to] if it._when[to] != seq else []))
+        shape = it._shape
+        if game.result is None and (
+                ((shape == _MOVE or shape == _DROP) and it._candidates())
+                or (overlapped and (shape == _LIFT or shape == _VICTIM))):
+            it._order = None
+            it._hint = None
+            it._emit(("move", first[0]))
+            return True  # the reply, complete or in hand, is read as any move is
+        refused = it._refused
+        game.undo()
+        _reread(it, changed, touched)
+        it._shown = (frm, to, seq)
+        it._refused = refused
+        it._acted = True
+    else:
+        it._classify()
+    if overlapped:
+        it._refuse("board-mismatch")
+    return overlapped
+
+
+def _reread(it, now_ms, touched):
+    """The interpreter's _rebuild for a position changed mid-gesture: the lifted squares
+    still count."""
+    it._rebuild(now_ms)
+    expected = it._expected
+    for sq in touched:
+        if expected[sq] and sq not in it._touched:
+            it._touched.append(sq)
+    it._classify()

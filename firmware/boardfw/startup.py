@@ -1,0 +1,72 @@
+"""What the board does once per power-up: resume the saved game (or start a new one when
+there is none or it is damaged), map the switches and LEDs to the rules core's squares,
+greet the host and read the whole board.
+
+The controller loads this module for boot and unloads it after, so its code takes no RAM
+while a game is played.
+"""
+from boardfw import FIRMWARE_VERSION, protocol
+from boardfw.controller import _make_game, message_words, new_game_id
+from boardfw.storage import CorruptSave
+from shogicore.move import parse_usi
+from shogicore.variants import variant_by_name
+
+
+def boot(controller):
+    now = controller.hw.ticks_ms()
+    config = controller.config
+    matrix = controller.matrix
+    matrix.prime(now)
+    # The board file fixes the variant (the host cannot start another), so the maps from
+    # switches to squares and from squares to LEDs are made once, here.
+    variant = variant_by_name(config.variant)
+    files = config.files
+    square_at = controller._square_at = bytearray(config.ranks * files)
+    for row in range(config.ranks):
+        for col in range(files):
+            square_at[row * files + col] = variant.parse_square(config.square_name_at(row, col))
+    led_at = controller._led_at = bytearray(variant.size)
+    for sq in variant.squares:
+        led_at[sq] = config.led_index(variant.square_name(sq))
+    warning = _resume_or_start(controller)
+    controller._send("hello", str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION,
+                     controller.game_id, str(controller.game.position.plies))
+    if warning:
+        controller._send("warning", "save-corrupt", warning)
+    occupied = [square_at[row * files + col] for row in range(config.ranks)
+                for col in range(files) if matrix.closed(row, col)]
+    controller._handle(controller.interpreter.sync(occupied, now))
+    controller._report_mismatch()
+    controller._refresh_leds(now)
+
+
+def _resume_or_start(controller):
+    """Set up the controller's game; the warning to send when a damaged save was set aside
+    (any damage the store detects, or moves the rules refuse), else None."""
+    store = controller.store
+    variant = controller.config.variant
+    try:
+        saved = store.load()
+        if saved is not None:
+            if saved.variant != variant:
+                raise CorruptSave("the saved game is not for this board's variant")
+            game = _make_game(variant, sfen=saved.start_sfen, mode=saved.mode)
+            for usi in saved.moves:
+                game.play_usi(usi)
+            if saved.handicap != "-":
+                game.handicap = saved.handicap
+            if saved.illegal != "-":
+                game.illegal_move = parse_usi(game.variant, saved.illegal)
+            if saved.result != "-":
+                game.result = protocol.parse_result(saved.result)
+            controller._set_game(game, saved.game_id)
+            controller._save()   # compacted: appending goes on from a clean end
+            return None
+    except (CorruptSave, ValueError) as e:
+        warning = "-".join(message_words(str(e)))
+        store.set_aside_corrupt()
+    else:
+        warning = None
+    controller._set_game(_make_game(variant), new_game_id())
+    controller._save()
+    return warning
