@@ -525,10 +525,11 @@ class Interpreter:
     def _overlap(self):
         """Did the opponent move before the mover's move settled? True if that was decided.
 
-        The board showed a complete move (`_shown`) and then changed further. If the piece
-        put down then is still there, untouched, yet the board now reads as something else,
-        two moves were made (boardfw/overlap.py reads them). So it is read too when the
-        board rests in a state no single move explains. Otherwise nothing is decided here.
+        The board showed a complete move (`_shown`) and then changed further. When the piece
+        put down then still stands untouched while the board reads as something else (two
+        hands at work), or when the board rests in a state no single move explains,
+        boardfw/overlap.py reads the board as that move plus a reply; otherwise this
+        returns False at once.
         """
         frm, to, seq = self._shown
         shape = self._shape

@@ -212,5 +212,6 @@ class SimHardware:
         for index in range(len(strip)):
             r, g, b = strip[index]
             if r or g or b:
-                report.write((" %s:%02x%02x%02x" % (self.config.led_square(index), r, g, b)).encode())
+                word = " %s:%02x%02x%02x" % (self.config.led_square(index), r, g, b)
+                report.write(word.encode())
         report.write(b"\n")

@@ -2,12 +2,12 @@
 
 Memory is read inside the emulated chip: the heap's size (free plus allocated) at the REPL,
 then what is free after main.py has imported everything and set up the board, and after a
-game of PLIES plies played on the emulated switches. A pin interrupt on a spare GPIO (GP26) takes the
-readings while the firmware runs, so its objects are all alive. Budget: >= 128 KB free after
-300 plies. Times are board time from the emulator's cycle count at 125 MHz: lift to lit
-destinations after the debounce (budget 50 ms), the busy time of one scan-and-interpret pass
-of the main loop, and the flash work of the save that follows a move (erases and page
-programs, at the W25Q16JV's datasheet typical times).
+game of PLIES plies played on the emulated switches. A pin interrupt on a spare GPIO (GP26)
+takes the readings while the firmware runs, so its objects are all alive. Budget: >= 128 KB
+free after 300 plies. Times are board time from the emulator's cycle count at 125 MHz: lift
+to lit destinations after the debounce (budget 50 ms), the busy time of one
+scan-and-interpret pass of the main loop, and the flash work of the save that follows a move
+(erases and page programs, at the W25Q16JV's datasheet typical times).
 """
 import os
 import shutil
@@ -66,9 +66,10 @@ def run():
         pico.wait_scanning()
         client = SerialClient(pico.port, timeout=300)
         repl(client, b"\x03\x03")
+        # main.py is run again below as at power-up: every module imported afresh
         repl(client, b"import gc, sys; [sys.modules.pop(k) for k in list(sys.modules)]\r\n",
              until=b"\r\n>>> ")
-        out = repl(client, b"gc.collect(); print('HEAP', gc.mem_free() + gc.mem_alloc())\r\n",
+        out = repl(client, b"print('HEAP', gc.mem_free() + gc.mem_alloc())\r\n",
                    until=b"\r\n>>> ")
         heap_total = int(out.split("HEAP ")[-1].split()[0])
         mark = len(client.frames)
