@@ -2,7 +2,8 @@
 
 The board is a padded mailbox (a bytearray) so that sliding and jumping stop on a wall
 value without bounds checks. Moves are ints (see move.py) and the history keeps two ints
-per ply in two int arrays, so a long game costs a few kilobytes even on the Pico.
+per ply in small int arrays of 16 plies each, so a long game costs a few kilobytes even on
+the Pico.
 """
 from array import array
 from micropython import const
