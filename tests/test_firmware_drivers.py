@@ -67,6 +67,27 @@ print(json.dumps(out))
     assert reported == [[30, 0, 0, True]]
 
 
+def test_the_debounce_time_holds_across_the_16_bit_wrap_of_its_timers():
+    # The matrix keeps the low 16 bits of ticks_ms per switch: a change seen at 65530 ms
+    # settles at 65560 ms, past 65536, exactly as one seen at 10 ms settles at 40 ms.
+    reported = micropython_json("""
+from boardfw.matrix import Matrix
+from boardfw.sim_hw import SimMatrixPins
+pins = SimMatrixPins(9)
+m = Matrix(pins, 9, 7, 30)
+out = []
+for start in (10, 65530, 3 * 65536 + 65530):
+    m.prime(start - 10)
+    pins.set(1, 1, not m.closed(1, 1))
+    for t in range(start, start + 40):
+        changes = []
+        m.scan(t, changes)
+        out += [[t - start] + list(c) for c in changes]
+print(json.dumps(out))
+""")
+    assert reported == [[30, 1, 1, True], [30, 1, 1, False], [30, 1, 1, True]]
+
+
 def test_buttons_short_and_long_presses_and_bounce():
     events = micropython_json("""
 from boardfw.buttons import Buttons
@@ -146,6 +167,31 @@ for count in (63, 81, 121):
 print(json.dumps(out))
 """ % BOARD)
     assert result == [[n, [1, 2, 3], 6, 1] for n in (63, 81, 121)]
+
+
+def test_a_frame_that_differs_in_one_led_or_colour_is_sent():
+    # Frames are told apart without a copy of the last one: any one LED lit elsewhere or
+    # in another colour is a new frame, the same frame built again is not.
+    writes = micropython_json("""
+from boardfw.leds import Leds
+from boardfw.sim_hw import SimStrip
+from boardfw import config
+strip = SimStrip(121)
+leds = Leds(strip, config.load('%s'))
+frames = ([(3, 0x010203), (90, 0x00FF00)], [(3, 0x010204), (90, 0x00FF00)],
+          [(4, 0x010203), (90, 0x00FF00)], [(4, 0x010203), (90, 0x00FF00)],
+          [(4, 0x010203)], [], [])
+out = []
+for frame in frames:
+    leds.clear()
+    for index, rgb in frame:
+        leds.set(index, rgb)
+    leds.show()
+    out.append([strip.writes, sum(strip.buf)])
+print(json.dumps(out))
+""" % BOARD)
+    assert [w for w, _ in writes] == [1, 2, 3, 3, 4, 5, 5]
+    assert [total for _, total in writes] == [261, 262, 261, 261, 6, 0, 0]
 
 
 def test_save_is_atomic_and_damage_is_detected(tmp_path):

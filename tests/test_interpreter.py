@@ -151,6 +151,30 @@ def test_lifting_and_putting_back_is_no_move():
     assert b.events == [] and b.moves() == []
 
 
+def test_a_capture_is_read_after_more_sensor_changes_than_16_bits_count():
+    # Sensor changes are numbered, and times kept, in 16 bits: 66000 changes over two hours
+    # run both past their range; the order of the last changes still tells the capture.
+    b = Board(CAPTURE_SFEN)
+    for _ in range(33000):
+        b.lift("4i", dt=100)
+        b.place("4i", dt=100)
+    b.wait(2000)
+    assert b.events == [] and b.moves() == []
+    b.lift("4e")
+    b.wait(1000)
+    b.lift("4f")
+    b.place("4e")
+    assert b.wait() == [("move", b.usi("4f4e"))]
+    b.lift("4a")
+    b.place("4b")
+    assert b.wait() == [("move", b.usi("4a4b"))]
+    b.lift("4e")
+    b.lift("4b", dt=300)                  # the General rocks and settles: no capture
+    b.place("4b", dt=90)
+    b.place("4d")
+    assert b.wait() == [("move", b.usi("4e4d"))]
+
+
 def test_a_slide_over_squares_is_one_move_to_where_it_stops():
     b = Board(SLIDE_SFEN)
     b.lift("2h")

@@ -42,7 +42,18 @@ def test_every_piece_has_the_rule_books_letter_and_abbreviation():
         kind = WA.kind_of(sfen)
         assert hodges_name(WA, kind) == hodges
         assert hodges_name(NODROPS, NODROPS.kind_of(sfen)) == hodges
-    assert sorted(s for _, s in rows) == sorted(s for s in WA.symbols if s)
+    assert sorted(s for _, s in rows) == sorted(WA.symbol(kind) for kind in WA.kinds)
+
+
+@pytest.mark.parametrize("text", ["", " ", "+", "p", " P", "+p", "P+", "PP", "+PP", "Z", "+K"])
+def test_only_a_symbol_as_black_writes_it_names_a_kind(text):
+    with pytest.raises(KeyError):
+        WA.kind_of(text)
+
+
+def test_every_kind_reads_back_from_its_symbol_and_no_other_kind_has_one():
+    assert [WA.kind_of(WA.symbol(kind)) for kind in WA.kinds] == list(WA.kinds)
+    assert [k for k in range(32) if WA.symbol(k) and k not in WA.kinds] == []
 
 
 def test_sfen_writes_runs_of_eleven_and_counts_of_ten_or_more():

@@ -13,7 +13,6 @@ from micropython import const
 
 from boardfw import FIRMWARE_VERSION, ledlang, protocol, unload
 from boardfw.buttons import Buttons
-from boardfw.interpreter import Interpreter
 from boardfw.leds import Leds
 from boardfw.matrix import Matrix
 from boardfw.storage import GameStore, SavedGame
@@ -122,6 +121,10 @@ class Controller:
         self.game = game
         self.game_id = game_id
         if self.interpreter is None:
+            # Imported here, once: at power-up the start-up code and the SFEN reader have
+            # come and gone by now, so they never share the heap with the interpreter's.
+            from boardfw.interpreter import Interpreter
+
             self.interpreter = Interpreter(game, self.hw.ticks_ms())
             return []
         return self.interpreter.set_game(game)
@@ -173,7 +176,9 @@ class Controller:
         return self.game.position.plies
 
     def _sfen_words(self):
-        return self.game.position.sfen().split()
+        """The position's SFEN as the frame's last words: one string, as the frame joins
+        words with spaces anyway (split, it would take the RAM twice)."""
+        return [self.game.position.sfen()]
 
     # -- interpreter events --------------------------------------------------------------
     def _handle(self, events):
@@ -253,7 +258,7 @@ class Controller:
 
     # -- serial requests -----------------------------------------------------------------
     def _send(self, *words):
-        self.link.write(protocol.encode(self.seq, words))
+        self.link.write(*protocol.frame_parts(self.seq, words))
         self.seq = protocol.next_seq(self.seq)
 
     def _serve(self, line):

@@ -24,6 +24,13 @@ CHOICE_MS = 4000
 IMPASSE_ARM_MS = 3000
 
 _NO_EVENTS = const(())
+_SEQ_LIMIT = const(0xFFFF)  # the largest sequence number an "H" array holds
+_SEQ_HALF = const(0x8000)
+# Per-square flags: _BRIEF, back on its switch within SETTLE_MS of leaving it (a nudge,
+# not a capture); _MARK, already lit in the frame being built.
+_BRIEF = const(1)
+_MARK = const(2)
+_UNMARK = const(~2)
 
 # Results that a casual take-back may undo (a resignation or declaration may not).
 UNDOABLE_ENDINGS = ("mate", "repetition", "perpetual-check")
@@ -247,15 +254,14 @@ class Interpreter:
         self.pos = game.position
         self.variant = v = game.position.variant
         if self._seen is None or len(self._seen) != v.size:
-            self._seen = bytearray(v.size)  # what the switches report
-            self._expected = bytearray(v.size)  # what the position implies
-            self._when = array("i", bytes(4 * v.size))  # sequence no. of each square's last change
-            self._lifted_ms = array("i", bytes(4 * v.size))  # when each square last lost its piece
-            self._brief = bytearray(v.size)  # 1: it then stayed empty under SETTLE_MS
-            self._mark = bytearray(v.size)  # scratch for frame()
+            self._seen = bytearray(v.size)  # what the switches report (the position: pos)
+            # 16-bit entries, half the RAM of ints: see _apply for how they wrap
+            self._when = array("H", bytes(2 * v.size))  # sequence no. of each square's last change
+            self._lifted_ms = array("H", bytes(2 * v.size))  # ticks_ms & 0xFFFF when it last lost its piece
+            self._flags = bytearray(v.size)  # _BRIEF and _MARK, one byte for both
         self._casual = game.mode == CASUAL
         # Drop choices are offered cheapest first; hand_kinds is most valuable first.
-        self._drop_order = tuple(reversed(v.hand_kinds))
+        self._drop_order = bytes(reversed(v.hand_kinds))
         self._missing = []
         self._extra = []
         self._touched = []  # squares lifted since the last move that held a piece
@@ -272,22 +278,32 @@ class Interpreter:
         self._setup = False
         self._shown = None
 
+    def _renumber(self):
+        """Make room in the 16-bit sequence numbers after 65535 changes in one game: every
+        number drops by half the range, so the recent ones keep their order (changes older
+        than 32768 others are all 0 then, and the move put down that long ago is forgotten)."""
+        when = self._when
+        for sq in self.variant.squares:
+            when[sq] = max(0, when[sq] - _SEQ_HALF)
+        self._seq -= _SEQ_HALF
+        if self._shown is not None:
+            frm, to, seq = self._shown
+            self._shown = (frm, to, seq - _SEQ_HALF) if seq > _SEQ_HALF else None
+
     def _rebuild(self, now_ms):
-        """Recompute the expected occupancy and the difference after the position changed."""
+        """Recompute the difference from the position after it changed."""
         pos = self.pos
         seen = self._seen
-        expected = self._expected
         missing = self._missing
         extra = self._extra
         del missing[:]
         del extra[:]
         del self._touched[:]
         for sq in self.variant.squares:
-            e = 1 if pos.piece_at(sq) else 0
-            expected[sq] = e
-            if e and not seen[sq]:
+            expected = pos.piece_at(sq)
+            if expected and not seen[sq]:
                 missing.append(sq)
-            elif seen[sq] and not e:
+            elif seen[sq] and not expected:
                 extra.append(sq)
         self._check = pos.in_check()
         self._last_captured = self._probe_last_capture()
@@ -322,12 +338,16 @@ class Interpreter:
         """Record one sensor change and re-read what the board now shows."""
         self._seen[sq] = occupied
         self._seq += 1
+        if self._seq > _SEQ_LIMIT:
+            self._renumber()
         self._when[sq] = self._seq
+        # Only a lift less than SETTLE_MS ago matters, so the low 16 bits of the clock do
         if occupied:
-            self._brief[sq] = _elapsed(now_ms, self._lifted_ms[sq]) < SETTLE_MS
+            brief = (now_ms - self._lifted_ms[sq]) & 0xFFFF < SETTLE_MS
+            self._flags[sq] = self._flags[sq] & _MARK | (_BRIEF if brief else 0)
         else:
-            self._lifted_ms[sq] = now_ms
-        expected = self._expected[sq]
+            self._lifted_ms[sq] = now_ms & 0xFFFF
+        expected = 1 if self.pos.piece_at(sq) else 0
         if occupied == expected:
             if sq in self._missing:
                 self._missing.remove(sq)
@@ -437,7 +457,7 @@ class Interpreter:
         reach = None
         for sq in self._touched:
             if seen[sq] and when[sq] > best_when and self.pos.piece_at(sq) >> 5 != side:
-                if self._brief[sq]:
+                if self._flags[sq] & _BRIEF:
                     if reach is None:
                         reach = self._destinations(frm)
                     if sq not in reach:
@@ -631,8 +651,8 @@ class Interpreter:
         return self._dests
 
     def _put(self, out, sq, style):
-        if sq and not self._mark[sq]:
-            self._mark[sq] = 1
+        if sq and not self._flags[sq] & _MARK:
+            self._flags[sq] |= _MARK
             out.append((sq, style))
 
     def _put_move(self, out, m, from_style, to_style):
@@ -648,7 +668,7 @@ class Interpreter:
             self._put(out, sq, ledlang.FIX_LIFT)
 
     def _unmark(self, out):
-        mark = self._mark
+        flags = self._flags
         for sq, _ in out:
-            mark[sq] = 0
+            flags[sq] &= _UNMARK
         return out

@@ -7,8 +7,14 @@ estimated from the sum of its bytes (one C-level pass); if it is above the board
 `led_budget_ma`, all colours are scaled down together, so a board lit all white still runs
 from a 500 mA USB port.
 Only a frame that differs from the last one written is sent; the loop rebuilds the frame
-every pass (`clear`, then `set` or `fill`) and calls `show`.
+every pass (`clear`, then `set` or `fill`) and calls `show`. Frames are told apart by a
+24-bit key of the calls that built them, not by a copy of the last one (a copy would take
+as much RAM as the frame): a frame built by the same calls is the same frame, and a change
+to any one call always changes the key.
 """
+from micropython import const
+
+_KEY_MASK = const(0xFFFFFF)   # keys stay small ints on the Pico: no allocation per call
 
 
 class Leds:
@@ -19,11 +25,13 @@ class Leds:
         self.buf = strip.buf
         self.config = config    # led_ma_per_channel, led_idle_ma, led_budget_ma (config.py)
         self._dark = bytes(len(self.buf))
-        self._shown = None      # a copy of the frame last written
+        self._key = 0           # of the frame being built
+        self._shown = None      # the key of the frame last written
 
     def clear(self):
         """Start a frame: every LED dark."""
         self.buf[:] = self._dark
+        self._key = 0
 
     def set(self, index, rgb):
         """Light LED `index` of the chain with `rgb` (0xRRGGBB)."""
@@ -32,22 +40,23 @@ class Leds:
         buf[i] = rgb >> 8 & 255
         buf[i + 1] = rgb >> 16
         buf[i + 2] = rgb & 255
+        # each step is one-to-one (33 is odd), so one call made otherwise changes the key
+        key = (self._key * 33 + index) & _KEY_MASK
+        self._key = (key * 33 ^ rgb) & _KEY_MASK
 
     def fill(self, rgb):
         """Every LED the colour `rgb` (the LED test)."""
         self.buf[:] = bytes((rgb >> 8 & 255, rgb >> 16, rgb & 255)) * (len(self.buf) // 3)
+        self._key = (1 << 24) + rgb   # above every key `set` makes
 
     def show(self):
         """Write the frame just built, scaled into the budget if needed, unless it is the
         frame last written: then nothing is computed or sent (the loop calls this every
         pass). Returns the estimated current in mA of a frame written, else None."""
-        buf = self.buf
-        if buf == self._shown:       # compared as built, before any scaling
+        if self._key == self._shown:
             return None
-        if self._shown is None:
-            self._shown = bytearray(buf)
-        else:
-            self._shown[:] = buf
+        self._shown = self._key
+        buf = self.buf
         config = self.config
         idle = len(buf) // 3 * config.led_idle_ma
         per_level = config.led_ma_per_channel / 255   # mA drawn by one unit of one channel

@@ -3,7 +3,6 @@
 The rows are read by `pico_hw.PinMatrix` on the board, `sim_hw.SimMatrixPins` in the
 simulator; this module only sees column bitmasks.
 """
-import time
 from array import array
 
 
@@ -22,8 +21,9 @@ class Matrix:
         self.debounce_ms = debounce_ms
         self.raw = [0] * rows        # last reading, one column bitmask per row
         self.stable = [0] * rows     # debounced state
-        # ticks when each switch's raw value last changed
-        self._since = array("i", bytes(4 * rows * cols))
+        # ticks_ms & 0xFFFF when each switch's raw value last changed: a change settles
+        # within debounce_ms of the next scans, long before 16 bits of milliseconds wrap
+        self._since = array("H", bytes(2 * rows * cols))
         self._unsettled = 0          # number of switches whose raw value differs from stable
 
     def prime(self, now_ms):
@@ -45,7 +45,7 @@ class Matrix:
                 base = row * cols
                 for col in range(cols):
                     if moved >> col & 1:
-                        self._since[base + col] = now_ms
+                        self._since[base + col] = now_ms & 0xFFFF
                         if (bits ^ self.stable[row]) >> col & 1:
                             self._unsettled += 1
                         else:
@@ -57,7 +57,7 @@ class Matrix:
         pending = bits ^ self.stable[row]
         base = row * self.cols
         for col in range(self.cols):
-            if pending >> col & 1 and time.ticks_diff(now_ms, self._since[base + col]) >= self.debounce_ms:
+            if pending >> col & 1 and (now_ms - self._since[base + col]) & 0xFFFF >= self.debounce_ms:
                 self.stable[row] ^= 1 << col
                 self._unsettled -= 1
                 changes.append((row, col, bool(bits >> col & 1)))

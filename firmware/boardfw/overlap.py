@@ -65,8 +65,7 @@ def _reread(it, now_ms, touched):
     """The interpreter's _rebuild for a position changed mid-gesture: the lifted squares
     still count."""
     it._rebuild(now_ms)
-    expected = it._expected
     for sq in touched:
-        if expected[sq] and sq not in it._touched:
+        if it.pos.piece_at(sq) and sq not in it._touched:
             it._touched.append(sq)
     it._classify()

@@ -16,24 +16,28 @@ _SEQ_MODULO = const(65536)  # sequence numbers wrap from 65535 to 0
 HISTORY_BATCH = 16      # moves per `history` reply frame
 MISMATCH_LIST = 16      # squares listed per `mismatch` frame
 
-# Requests the board accepts: verb -> (min args, max args, changes something). A SFEN counts
-# as 4 words. A request that changes something must carry a SEQ newer than the last one
-# carried out (docs/protocol.md); reading requests are answered whatever their SEQ.
+# Requests the board accepts: verb -> least args + most args * _MOST + _CHANGES if it
+# changes something (one small int each, not a tuple: this table stays in the Pico's RAM).
+# A SFEN counts as 4 words. A request that changes something must carry a SEQ newer than
+# the last one carried out (docs/protocol.md); reading requests are answered whatever their
+# SEQ.
+_MOST = const(8)
+_CHANGES = const(64)
 REQUESTS = {
-    "version": (0, 0, False),
-    "state": (0, 0, False),
-    "start": (0, 0, False),
-    "history": (1, 1, False),       # FROM (ply, 1-based)
-    "new": (3, 3, True),            # VARIANT HANDICAP|- MODE
-    "setpos": (6, 6, True),         # VARIANT MODE SFEN(4 words)
-    "show": (1, 1, True),           # USI move the board should light as the host's move
-    "hint": (1, 1, True),           # USI move to light as a hint
-    "clear": (0, 0, True),          # drop any shown move or hint
-    "undo": (0, 0, True),
-    "resign": (1, 2, True),         # SIDE [time]: SIDE resigns, or loses on the host's clock
-    "host": (1, 1, True),           # black|white|-: the side the host's engine plays, if any
-    "ledtest": (0, 0, True),
-    "sensors": (0, 0, False),
+    "version": 0,
+    "state": 0,
+    "start": 0,
+    "history": 1 + 1 * _MOST,                   # FROM (ply, 1-based)
+    "new": 3 + 3 * _MOST + _CHANGES,            # VARIANT HANDICAP|- MODE
+    "setpos": 6 + 6 * _MOST + _CHANGES,         # VARIANT MODE SFEN(4 words)
+    "show": 1 + 1 * _MOST + _CHANGES,           # USI move to light as the host's move
+    "hint": 1 + 1 * _MOST + _CHANGES,           # USI move to light as a hint
+    "clear": _CHANGES,                          # drop any shown move or hint
+    "undo": _CHANGES,
+    "resign": 1 + 2 * _MOST + _CHANGES,         # SIDE [time]: SIDE resigns or lost on time
+    "host": 1 + 1 * _MOST + _CHANGES,           # black|white|-: the host engine's side
+    "ledtest": _CHANGES,
+    "sensors": 0,
 }
 
 # Error codes carried by `err` frames (written out where they are raised: on the Pico a
@@ -71,11 +75,19 @@ def next_seq(seq):
 
 
 def encode(seq, words):
-    """Frame `words` (strings without spaces) with sequence number `seq`; returns bytes."""
+    """Frame `words` (strings, joined with spaces) with sequence number `seq`; returns
+    bytes."""
+    body, tail = frame_parts(seq, words)
+    return body + tail
+
+
+def frame_parts(seq, words):
+    """The frame of `encode` as (body, tail), to be written one after the other: the board
+    then never needs a second block as long as the line (its heap has few such holes)."""
     body = ("%d %s" % (seq, " ".join(words))).encode()
     if len(body) + 11 > MAX_LINE:
         raise ProtocolError("long", "frame too long")
-    return b"%s #%08x\n" % (body, checksum(body))
+    return body, b" #%08x\n" % checksum(body)
 
 
 _HEX_DIGITS = const(b"0123456789abcdef")
@@ -119,9 +131,10 @@ def check_request(verb, args):
     limits = REQUESTS.get(verb)
     if limits is None:
         raise ProtocolError("verb", "unknown request")
-    if not limits[0] <= len(args) <= limits[1]:
-        raise ProtocolError("args", "%s takes %d argument words" % (verb, limits[1]))
-    return limits[2]
+    most = limits % _CHANGES // _MOST
+    if not limits % _MOST <= len(args) <= most:
+        raise ProtocolError("args", "%s takes %d argument words" % (verb, most))
+    return limits >= _CHANGES
 
 
 def result_word(result):

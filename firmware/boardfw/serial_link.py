@@ -58,10 +58,13 @@ class SerialLink:
                 self._overflow = True
         return None
 
-    def write(self, frame):
-        """Send one frame if the port is ready; count it as dropped otherwise."""
+    def write(self, frame, tail=b""):
+        """Send one frame (given whole, or as the body and tail of protocol.frame_parts) if
+        the port is ready; count it as dropped otherwise."""
         if _ready(self._poll_out):
             self._out.write(frame)
+            if tail:
+                self._out.write(tail)
             flush = getattr(self._out, "flush", None)
             if flush:
                 flush()

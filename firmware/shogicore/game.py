@@ -26,7 +26,10 @@ class Game:
         self.mode = mode
         self.handicap = handicap
         self.position = Position(self.variant, sfen)
-        self.start_sfen = self.position.sfen()
+        given = sfen or self.variant.start_sfen
+        start = self.position.sfen()
+        # written as given (the variant's own start, usually): that one str is kept
+        self.start_sfen = given if start == given else start
         self.result = None
         self.illegal_move = None
 

@@ -1,9 +1,9 @@
 """A position: board, hands, side to move; legal moves, make/unmake, check, game end.
 
 The board is a padded mailbox (a bytearray) so that sliding and jumping stop on a wall
-value without bounds checks. Moves are ints (see move.py) and the history keeps two ints
-per ply in small int arrays of 16 plies each, so a long game costs a few kilobytes even on
-the Pico.
+value without bounds checks. Moves are ints (see move.py) and the history keeps three
+16-bit words per ply in small arrays of 16 plies each, so a long game costs a few kilobytes
+even on the Pico.
 """
 from array import array
 from micropython import const
@@ -18,7 +18,7 @@ _WALL = const(64)
 _MOVE_BITS = const(22)  # history record: move, then the captured piece, then a check flag
 _CHECK_FLAG = const(1 << 28)
 _CHUNK = const(16)  # plies per history chunk
-_SEEN_MASK = const(255)  # the repetition filter has 256 counters, one per low byte of a hash
+_WORDS = const(3)  # per ply: the record's low and high 16 bits, the hash's low 16 bits
 
 
 def piece_kind(p):
@@ -49,19 +49,18 @@ class Position:
             v, self._root_sfen)
         if self._attacked(self.kings[1 - self.side], self.side):
             raise SfenError("the side not to move is in check")
-        # History: per ply, a record (move, captured piece, check flag) and the hash before
-        # the move, as int32 pairs in chunks of _CHUNK plies. Small chunks fit the holes of
-        # a fragmented heap, where one growing array would need ever larger free blocks.
+        # History: per ply, a record (move, captured piece, check flag) and the low 16 bits
+        # of the hash before the move, in 16-bit arrays of _CHUNK plies. Small chunks fit
+        # the holes of a fragmented heap, where one growing array would need ever larger
+        # free blocks. repetition() confirms what the 16 bits find on the whole hash.
         self._history = []
-        # Counters of the hashes met before each ply, by their low byte: status() scans the
-        # history only when the current hash's counter says it can have repeated enough.
-        # (A capture does not end the span that can repeat: the piece can be dropped back.)
-        self._seen = bytearray(_SEEN_MASK + 1)
         self.plies = 0
         self.hash = self._full_hash()
 
     # -- SFEN ------------------------------------------------------------------------------
     def sfen(self):
+        # One long str (the rows joined), made once: the Pico's fragmented heap has few
+        # holes that large. The side, hands and move number go on the last row first.
         v = self.variant
         rows = []
         for r in range(1, v.ranks + 1):
@@ -87,7 +86,8 @@ class Position:
                 if n:
                     s = v.symbol(kind)
                     hand += ("%d" % n if n > 1 else "") + (s if colour == BLACK else s.lower())
-        return "%s %s %s %d" % ("/".join(rows), "bw"[self.side], hand or "-", self.move_number)
+        rows[-1] = "%s %s %s %d" % (rows[-1], "bw"[self.side], hand or "-", self.move_number)
+        return "/".join(rows)
 
     def piece_at(self, sq):
         return self.board[sq]
@@ -116,11 +116,13 @@ class Position:
         """Is `sq` attacked by a piece of colour `by`?"""
         board = self.board
         v = self.variant
-        for delta, mask in v.step_attacks[by]:
-            p = board[sq + delta]
+        sign = 1 - 2 * by   # the tables are Black's: White's deltas are turned around
+        for delta, mask in v.step_attacks:
+            p = board[sq + sign * delta]
             if p >> 5 == by and (mask >> (p & 31)) & 1:
                 return True
-        for delta, mask in v.slide_attacks[by]:
+        for delta, mask in v.slide_attacks:
+            delta *= sign
             s = sq + delta
             p = board[s]
             while p == EMPTY:
@@ -128,7 +130,8 @@ class Position:
                 p = board[s]
             if p >> 5 == by and (mask >> (p & 31)) & 1:
                 return True
-        for delta, reach, mask in v.range_attacks[by]:
+        for delta, reach, mask in v.range_attacks:
+            delta *= sign
             s = sq + delta
             p = board[s]
             while p == EMPTY and reach > 1:
@@ -147,8 +150,10 @@ class Position:
         board = self.board
         king = self.kings[side]
         enemy = 1 - side
+        sign = 2 * side - 1     # the enemy's: the tables are Black's
         pinned = []
-        for delta, mask in self.variant.slide_attacks[enemy]:
+        for delta, mask in self.variant.slide_attacks:
+            delta *= sign
             s = king + delta
             while board[s] == EMPTY:
                 s += delta
@@ -160,7 +165,8 @@ class Position:
             p = board[t]
             if p >> 5 == enemy and (mask >> (p & 31)) & 1:
                 pinned.append(s)
-        for delta, reach, mask in self.variant.range_attacks[enemy]:
+        for delta, reach, mask in self.variant.range_attacks:
+            delta *= sign
             s = king + delta
             d = 1
             while board[s] == EMPTY and d < reach:
@@ -267,13 +273,12 @@ class Position:
         if n // _CHUNK == len(self._history):
             # made from a range, whose values are written over before they are read: a
             # zeroed bytes object first would need a second block as large, for nothing
-            self._history.append(array("i", range(2 * _CHUNK)))
+            self._history.append(array("H", range(_WORDS * _CHUNK)))
         chunk = self._history[n // _CHUNK]
-        chunk[n % _CHUNK * 2] = record
-        chunk[n % _CHUNK * 2 + 1] = before
-        seen = self._seen
-        if seen[before & _SEEN_MASK] < 255:     # a full counter stays full: always scan
-            seen[before & _SEEN_MASK] += 1
+        i = n % _CHUNK * _WORDS
+        chunk[i] = record & 0xFFFF
+        chunk[i + 1] = record >> 16
+        chunk[i + 2] = before & 0xFFFF
         self.plies = n + 1
         self.move_number += 1
 
@@ -282,10 +287,6 @@ class Position:
         if not self.plies:
             raise MoveError("no move to take back")
         self.plies -= 1
-        seen = self._seen
-        slot = self._hash_before(self.plies) & _SEEN_MASK
-        if seen[slot] < 255:
-            seen[slot] -= 1
         record = self._record(self.plies)
         m = record & ((1 << _MOVE_BITS) - 1)
         self._unmake(m, (record >> _MOVE_BITS) & 63)
@@ -311,10 +312,9 @@ class Position:
         return self.move_at(self.plies - 1) if self.plies else None
 
     def _record(self, ply):
-        return self._history[ply // _CHUNK][ply % _CHUNK * 2]
-
-    def _hash_before(self, ply):
-        return self._history[ply // _CHUNK][ply % _CHUNK * 2 + 1]
+        chunk = self._history[ply // _CHUNK]
+        i = ply % _CHUNK * _WORDS
+        return chunk[i] | chunk[i + 1] << 16
 
     def copy(self):
         other = Position(self.variant, self._root_sfen)
@@ -350,11 +350,13 @@ class Position:
         target = _TARGETS[side]
         kind = board[sq] & 31
         test = in_check or kind == KING or sq in pinned
-        for d in self.variant.steps[side][kind]:
-            to = sq + d
+        sign = 1 - 2 * side     # the tables are Black's: White's moves are turned around
+        for d in self.variant.steps[kind]:
+            to = sq + sign * d
             if target[board[to]]:
                 self._add(out, sq, to, kind, test)
-        for d in self.variant.slides[side][kind]:
+        for d in self.variant.slides[kind]:
+            d *= sign
             to = sq + d
             t = board[to]
             while t == EMPTY:
@@ -363,7 +365,8 @@ class Position:
                 t = board[to]
             if target[t]:
                 self._add(out, sq, to, kind, test)
-        for d, reach in self.variant.ranges[side][kind]:
+        for d, reach in self.variant.ranges[kind]:
+            d *= sign
             to = sq
             for _ in range(reach):
                 to += d
@@ -405,7 +408,7 @@ class Position:
     def _pawn_drop_mates(self, m):
         """Would this pawn drop give mate at once? (illegal in standard shogi)"""
         side = self.side
-        ahead = (m & 0xFF) + self.variant.steps[side][PAWN][0]
+        ahead = (m & 0xFF) + (1 - 2 * side) * self.variant.steps[PAWN][0]
         if ahead != self.kings[1 - side]:
             return False
         captured = self._make(m)
@@ -472,12 +475,14 @@ class Position:
     def repetition(self):
         """(winner, 'perpetual-check' | 'repetition') once the position has repeated enough."""
         h = self.hash
-        if self._seen[h & _SEEN_MASK] + 1 < self.variant.repetitions:
-            return None
+        low = h & 0xFFFF
         # only positions with the same side to move can match: every other ply
         history = self._history
         seen = [i for i in range(self.plies % 2, self.plies, 2)
-                if history[i // _CHUNK][i % _CHUNK * 2 + 1] == h]
+                if history[i // _CHUNK][i % _CHUNK * _WORDS + 2] == low]
+        if len(seen) + 1 < self.variant.repetitions:
+            return None
+        seen = self._with_hash(h, seen)
         if len(seen) + 1 < self.variant.repetitions:
             return None
         first = seen[len(seen) + 1 - self.variant.repetitions]
@@ -491,6 +496,21 @@ class Position:
             checker = BLACK if only_checks[BLACK] else WHITE
             return (1 - checker, "perpetual-check")
         return (None, "repetition")
+
+    def _with_hash(self, h, plies):
+        """The plies of `plies` (ascending) before which the hash was `h` in full: the moves
+        are taken back down to the first of them and played again. Runs only when the low 16
+        bits say the position has repeated enough, so rarely costs more than a few plies."""
+        moves = []
+        same = []
+        while self.plies > plies[0]:
+            moves.append(self.pop())
+            if self.hash == h and self.plies in plies:
+                same.append(self.plies)
+        while moves:
+            self.push(moves.pop())
+        same.reverse()
+        return same
 
     def can_declare_impasse(self):
         """Both Generals stand in their own promotion zones (and the variant has the rule)."""

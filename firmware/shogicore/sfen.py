@@ -70,7 +70,7 @@ def read_sfen(variant, text):
                             % (chr(97 + r), v.files - file, v.name, v.files))
     if fields[1] not in ("b", "w"):
         raise SfenError("side to move must be 'b' or 'w', got %r" % fields[1])
-    hands = (bytearray(len(v.symbols)), bytearray(len(v.symbols)))
+    hands = (bytearray(len(v.symbols) // 2), bytearray(len(v.symbols) // 2))
     if fields[2] != "-":
         n = -1   # no count written: one piece
         hand = fields[2]

@@ -3,7 +3,8 @@ wa_tables.py).
 
 Runs once per variant: variants.variant_by_name drops this module afterwards, so the board
 keeps the tables and not this code. Directions are given as Black sees them: (columns
-right, ranks down), so forward is (0, -1); White's are the same turned around. A kind
+right, ranks down), so forward is (0, -1). The tables hold Black's moves only: White's are
+the same turned around, so the rules core negates them (sign = 1 - 2 * colour). A kind
 promotes to the kind whose symbol is its own with a '+' in front, and a captured '+X' goes
 to the hand as 'X': the numbers of the kinds carry no meaning beyond KING and PAWN.
 """
@@ -56,14 +57,14 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
     v.totals = bytearray(n)
     for kind in totals:
         v.totals[kind] = totals[kind]
-    symbols = [""] * n
+    symbols = ["  "] * n
     v.promote = bytearray(n)
     v.base = bytearray(n)
     v.forced = bytearray(n)
     v.points = bytearray(n)
-    steps = ([()] * n, [()] * n)
-    slides = ([()] * n, [()] * n)
-    ranges = ([()] * n, [()] * n)
+    steps = [()] * n
+    slides = [()] * n
+    ranges = [()] * n
     stride = v.stride
     # One tuple for each distinct move set: kinds that move alike (the many gold-like
     # promoted kinds) share it, and the board's RAM holds it once.
@@ -72,21 +73,20 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
         symbols[k.kind] = k.symbol
         v.forced[k.kind] = k.forced
         v.points[k.kind] = k.points
-        # (columns, ranks) directions as Black sees them -> mailbox offsets for each side
-        for colour, sign in ((BLACK, 1), (WHITE, -1)):
-            for moves_of, moves in ((steps, k.steps), (slides, k.slides)):
-                offsets = tuple([sign * (d[1] * stride + d[0]) for d in moves])
-                moves_of[colour][k.kind] = shared.setdefault(offsets, offsets)
-            offsets = tuple([(sign * (d[1] * stride + d[0]), reach) for d, reach in k.ranges])
-            ranges[colour][k.kind] = shared.setdefault(offsets, offsets)
-    # Tuples, not the lists they were built in: a tuple is one block of RAM, a list two.
-    v.symbols = tuple(symbols)
-    v.steps, v.slides, v.ranges = [(tuple(moves_of[BLACK]), tuple(moves_of[WHITE]))
-                                   for moves_of in (steps, slides, ranges)]
+        # (columns, ranks) directions as Black sees them -> Black's mailbox offsets
+        for moves_of, moves in ((steps, k.steps), (slides, k.slides)):
+            offsets = tuple([d[1] * stride + d[0] for d in moves])
+            moves_of[k.kind] = shared.setdefault(offsets, offsets)
+        offsets = tuple([(d[1] * stride + d[0], reach) for d, reach in k.ranges])
+        ranges[k.kind] = shared.setdefault(offsets, offsets)
+    # One string, not a str object per symbol; tuples, not the lists they were built in:
+    # a tuple is one block of RAM, a list two.
+    v.symbols = "".join([(" " + s if len(s) < 2 else s) for s in symbols])
+    v.steps, v.slides, v.ranges = tuple(steps), tuple(slides), tuple(ranges)
     for k in kinds:
         promoted = "+" + k.symbol
         v.base[k.kind] = v.kind_of(k.symbol[1:]) if k.symbol[:1] == "+" else k.kind
-        if promoted in v.symbols:
+        if promoted in symbols:
             v.promote[k.kind] = v.kind_of(promoted)
     v.kinds = bytes([k.kind for k in kinds])
     # Hash keys: one per square, then one per hand count 0..most pieces of a kind.
@@ -98,25 +98,21 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
         r = v.rank_of(sq)
         v.depth[BLACK][sq] = r
         v.depth[WHITE][sq] = ranks + 1 - r
-    # Per attacking colour: (delta from target to attacker, bitmask of kinds) for steps and
-    # slides, (delta, most squares, bitmask of kinds) for ranges. (Written out here, not as
-    # functions: on the Pico each function name would stay a qstr after this module goes.)
-    attacks = ([], [], [], [], [], [])
-    for colour in (BLACK, WHITE):
-        for table, source in ((attacks[colour], v.steps[colour]),
-                              (attacks[2 + colour], v.slides[colour])):
-            masks = {}
-            for k in kinds:
-                for d in source[k.kind]:
-                    masks[-d] = masks.get(-d, 0) | (1 << k.kind)
-            for delta in sorted(masks):
-                table.append((delta, masks[delta]))
+    # For Black's pieces (White's: the deltas negated): (delta from target to attacker,
+    # bitmask of kinds) for steps and slides, (delta, most squares, bitmask of kinds) for
+    # ranges. (Written out here, not as functions: on the Pico each function name would
+    # stay a qstr after this module goes.)
+    attacks = []
+    for source in (steps, slides):
         masks = {}
         for k in kinds:
-            for d, reach in v.ranges[colour][k.kind]:
-                masks[(-d, reach)] = masks.get((-d, reach), 0) | (1 << k.kind)
-        for key in sorted(masks):
-            attacks[4 + colour].append((key[0], key[1], masks[key]))
-    v.step_attacks, v.slide_attacks, v.range_attacks = [
-        (tuple(attacks[i]), tuple(attacks[i + 1])) for i in (0, 2, 4)]
+            for d in source[k.kind]:
+                masks[-d] = masks.get(-d, 0) | (1 << k.kind)
+        attacks.append(tuple([(delta, masks[delta]) for delta in sorted(masks)]))
+    v.step_attacks, v.slide_attacks = attacks
+    reach_masks = {}
+    for k in kinds:
+        for d, reach in ranges[k.kind]:
+            reach_masks[(-d, reach)] = reach_masks.get((-d, reach), 0) | (1 << k.kind)
+    v.range_attacks = tuple([(key[0], key[1], reach_masks[key]) for key in sorted(reach_masks)])
     return v

@@ -36,9 +36,10 @@ def _key_table(n, seed):
 class Variant:
     """Everything the core needs to know about one board game, precomputed for speed; the
     tables are filled in by tables.build_variant. Indexed by square: `depth`, `keys`; by
-    kind (0..31 at most): `symbols`, `promote`, `base`, `forced`, `points`, and per colour
-    `steps`, `slides`, `ranges` (mailbox offsets); per attacking colour: `step_attacks`,
-    `slide_attacks`, `range_attacks`."""
+    kind (0..31 at most): `promote`, `base`, `forced`, `points`, `steps`, `slides`, `ranges`
+    (mailbox offsets). The move and attack tables (`step_attacks`, `slide_attacks`,
+    `range_attacks`) are Black's: White's offsets are the same times -1 (the Pico's RAM
+    holds one set)."""
 
     start_sfen: str
     handicaps: dict             # name -> SFEN
@@ -49,17 +50,18 @@ class Variant:
     squares: bytes              # every square, rank a first, each from the highest file down
     hand_kinds: bytes           # the kinds a hand can hold, most valuable first
     kinds: bytes
-    symbols: tuple              # SFEN letter as Black writes it
+    symbols: str                # two characters per kind: its SFEN letter as Black writes it,
+                                # after '+' (promoted) or ' ' (read through symbol, kind_of)
     promote: bytearray          # promoted kind, 0 when the kind cannot promote
     base: bytearray             # the kind a captured piece goes to the hand as
     forced: bytearray           # last ranks where the kind could never move again
     points: bytearray           # impasse points
-    steps: tuple
+    steps: tuple                # per kind: Black's mailbox offsets
     slides: tuple
-    ranges: tuple               # per colour, per kind: ((mailbox offset, most squares), ...)
+    ranges: tuple               # per kind: ((Black's mailbox offset, most squares), ...)
     keys: array                 # hash keys: squares, then hand counts
     depth: tuple                # depth[colour][sq]: 1 on the colour's last rank
-    step_attacks: tuple         # ((delta from target to attacker, bitmask of kinds), ...)
+    step_attacks: tuple         # ((delta from target to Black attacker, bitmask of kinds), ...)
     slide_attacks: tuple
     range_attacks: tuple        # ((delta, most squares, bitmask of kinds), ...)
 
@@ -104,12 +106,20 @@ class Variant:
 
     # -- kinds -----------------------------------------------------------------------------
     def symbol(self, kind):
-        return self.symbols[kind]
+        """The SFEN symbol of `kind` as Black writes it ('P', '+B'); '' for no kind."""
+        # Indexes, not a slice: a one-letter str is a qstr, and the variant's module has
+        # made its letters qstrs already, so writing a position allocates nothing here.
+        letter = self.symbols[2 * kind + 1]
+        if letter == " ":
+            return ""
+        return letter if self.symbols[2 * kind] == " " else "+" + letter
 
     def kind_of(self, symbol):
         """Kind of an SFEN symbol as Black writes it ('P', '+B'); KeyError if unknown."""
-        if symbol and symbol in self.symbols:
-            return self.symbols.index(symbol)
+        if symbol[-1:].isalpha() and (len(symbol) == 1 or len(symbol) == 2 and symbol[:1] == "+"):
+            i = self.symbols.find(symbol if len(symbol) == 2 else " " + symbol)
+            if i >= 0:      # at an even index: no symbol starts with a letter
+                return i // 2
         raise KeyError(symbol)
 
     def __repr__(self):

@@ -11,6 +11,8 @@ this generator against independent oracles).
 from shogicore.move import PROMOTION
 from shogicore.variants import KING
 
+from yariboard.movegen import sided_tables
+
 # The promotion zone is the three farthest ranks, as in Position._add.
 _ZONE_DEPTH = 3
 
@@ -26,10 +28,11 @@ def captures_and_promotions(position, in_check=None):
     if in_check is None:
         in_check = position.in_check()
     pinned = () if in_check else position._pinned(side)
+    tables = sided_tables(variant, side)
     depth = variant.depth[side]
     promote = variant.promote
     forced = variant.forced
-    steps, slides, ranges = variant.steps[side], variant.slides[side], variant.ranges[side]
+    steps, slides, ranges = tables.steps, tables.slides, tables.ranges
     safe = position._safe
     out = []
     append = out.append

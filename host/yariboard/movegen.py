@@ -15,9 +15,32 @@ asks for moves at every node, so here the same moves are built the quick way:
 The other pieces' moves come from the core's own tables. Host-only: the Pico never searches
 (tests/test_engine_movegen.py checks these moves against independent oracles).
 """
+from collections import namedtuple
+
 from shogicore.variants import KING, PAWN
 
 EMPTY = 0
+SidedTables = namedtuple("SidedTables", "steps slides ranges step_attacks slide_attacks "
+                                        "range_attacks")
+_SIDED = {}
+
+
+def sided_tables(variant, side):
+    """The variant's move and attack tables (SidedTables) turned to `side`: the core keeps
+    Black's only (the Pico's RAM); the search reads them at every node, so the host keeps
+    both sides' ready."""
+    key = (variant, side)
+    tables = _SIDED.get(key)
+    if tables is None:
+        sign = 1 - 2 * side
+        tables = _SIDED[key] = SidedTables(
+            [tuple(sign * d for d in offsets) for offsets in variant.steps],
+            [tuple(sign * d for d in offsets) for offsets in variant.slides],
+            [tuple((sign * d, reach) for d, reach in offsets) for offsets in variant.ranges],
+            [(sign * d, mask) for d, mask in variant.step_attacks],
+            [(sign * d, mask) for d, mask in variant.slide_attacks],
+            [(sign * d, reach, mask) for d, reach, mask in variant.range_attacks])
+    return tables
 
 
 def legal_moves(position, in_check):
@@ -81,7 +104,7 @@ def _king_moves(position, king):
     board[king] = EMPTY
     out = []
     try:
-        for d in position.variant.steps[side][KING]:
+        for d in sided_tables(position.variant, side).steps[KING]:
             to = king + d
             t = board[to]
             if (t == EMPTY or t >> 5 == enemy) and not attacked(to, enemy):
@@ -101,14 +124,15 @@ def check_answers(position):
     king = position.kings[position.side]
     checkers = 0
     answers = ()
-    for delta, mask in variant.step_attacks[enemy]:
+    tables = sided_tables(variant, enemy)
+    for delta, mask in tables.step_attacks:
         p = board[king + delta]
         if p >> 5 == enemy and (mask >> (p & 31)) & 1:
             checkers += 1
             answers = (king + delta,)
     # slides reach to the edge; ranges stop after their most squares
-    lines = [(delta, variant.size, mask) for delta, mask in variant.slide_attacks[enemy]]
-    for delta, reach, mask in lines + list(variant.range_attacks[enemy]):
+    lines = [(delta, variant.size, mask) for delta, mask in tables.slide_attacks]
+    for delta, reach, mask in lines + tables.range_attacks:
         line = []
         s = king + delta
         while board[s] == EMPTY and len(line) < reach - 1:
