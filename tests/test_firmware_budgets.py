@@ -76,10 +76,9 @@ def test_firmware_plays_a_300_ply_game_within_64_kb_on_32_bit(firmware_mpy, work
 
 
 @needs_32_bit
-@pytest.mark.xfail(strict=True, reason="the Wa board (11 x 11) needs more than the 64 KB budget "
-                   "for this game today (`yariboard bench firmware` prints how much)")
-def test_the_wa_board_plays_a_300_ply_game_within_64_kb_on_32_bit(firmware_mpy, workdir):
-    control_path, expected = firmware_bench.write_control(workdir, firmware_bench.SEEDS[0], "wa")
+@pytest.mark.parametrize("seed", firmware_bench.SEEDS)
+def test_the_wa_board_plays_a_300_ply_game_within_64_kb_on_32_bit(firmware_mpy, workdir, seed):
+    control_path, expected = firmware_bench.write_control(workdir, seed, "wa")
     assert firmware_bench.plays_whole_game(MICROPYTHON_32, firmware_bench.BUDGET_KB, firmware_mpy,
                                            control_path, expected, workdir, board="wa-11x11")
 
