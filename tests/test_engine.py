@@ -10,7 +10,7 @@ from shogicore.move import move_to
 from shogicore.position import Position
 from shogicore.variants import BLACK, SHOGI, WHITE, YARI
 
-from yariboard.engine import (LEVELS, MATE_BOUND, Engine, evaluate, evaluate_black,
+from yariboard.engine import (LEVELS, MATE_BOUND, Engine, evaluate, evaluate_black, king_danger,
                               material_black, move_delta, tables_for)
 from yariboard.players import GreedyPlayer, RandomPlayer, play_game
 
@@ -155,6 +155,20 @@ def test_incremental_evaluation_matches_full_count():
             running += move_delta(tables, position, m)
             position.push(m)
             assert running == evaluate_black(position), position.sfen()
+
+
+def test_king_danger_grows_with_the_attack():
+    """Pieces in the enemy hand, then enemy pieces next to the General, make it less safe;
+    the other General, untouched and with no enemy hand against it, is judged as before."""
+    tables = tables_for(YARI)
+    alone = Position(YARI, "3k3/7/7/7/7/7/7/7/3K3 b - 1")
+    hand = Position(YARI, "3k3/7/7/7/7/7/7/7/3K3 b rb 1")
+    close = Position(YARI, "3k3/7/7/7/7/7/7/2p1p2/3K3 b rb 1")
+    dangers = [king_danger(tables, position, BLACK) for position in (alone, hand, close)]
+    assert dangers[0] < dangers[1] < dangers[2]
+    assert king_danger(tables, close, WHITE) == king_danger(tables, alone, WHITE)
+    assert evaluate(hand) == evaluate(alone) + tables.hand_value[WHITE][YARI.kind_of("R")] \
+        + tables.hand_value[WHITE][YARI.kind_of("B")] - (dangers[1] - dangers[0])
 
 
 def test_material_counts_hand_and_promotion():

@@ -5,7 +5,8 @@ the engine can never disagree with the board about the rules; this module only d
 legal move is best. The search is iterative deepening principal-variation search with a
 capture quiescence search, a transposition table keyed by `Position.hash`, TT-move / MVV-LVA /
 killer / history move ordering, and an evaluation of material (board and hand, promotion)
-plus a small piece-square term, updated incrementally move by move.
+plus a small piece-square term, updated incrementally move by move, and a king-safety term
+counted afresh wherever a position is judged.
 
 The interface shared with the USI adapter and the test players is `search(position,
 time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md.
@@ -99,6 +100,19 @@ BOARD_VALUES["wa"] = BOARD_VALUES["wa-nodrops"] = {
 # A piece in hand can be dropped almost anywhere: worth a little more than on the board.
 HAND_BONUS_PERCENT = 10
 
+# King safety, counted in danger units: drops decide these games, and a General whose
+# neighbourhood the enemy attacks, with few guards and an enemy hand to drop next to it, is
+# lost long before material says so. The penalty grows with the square of the units (capped),
+# so one attacker alone costs little but a gathering attack costs a lot.
+ATTACKED_SQUARE_NEXT_TO_KING = 2  # a square next to the General that the enemy attacks
+ATTACKER_NEXT_TO_KING = 3         # an enemy piece on a square next to the General
+ATTACKER_NEAR_KING = 2            # an enemy piece two squares away
+OPEN_SQUARE_NEXT_TO_KING = 1      # an empty square next to the General: room for a drop
+GUARD_NEXT_TO_KING = 2            # an own piece next to the General (takes units away)
+DANGER_PER_HAND_VALUE = 200       # one unit per this much value in the enemy hand
+KING_DANGER_CP_PER_UNIT2 = 3
+KING_DANGER_MAX_CP = 1200
+
 
 class _Tables:
     """Per-variant lookup tables, signed for Black (+) and White (-), indexed by piece code."""
@@ -132,10 +146,25 @@ class _Tables:
                 for sq in variant.squares:
                     bonus = _placement_bonus(variant, symbol, colour, sq)
                     self.square_value[piece][sq] = sign * (values[symbol] + bonus)
+        # hand_danger[kind]: king-danger units of one piece of that kind in the enemy hand.
+        self.hand_danger = [0] * 32
         for kind in variant.hand_kinds:
             in_hand = values[variant.symbol(kind)] * (100 + HAND_BONUS_PERCENT) // 100
             self.hand_value[BLACK][kind] = in_hand
             self.hand_value[WHITE][kind] = -in_hand
+            self.hand_danger[kind] = max(1, in_hand // DANGER_PER_HAND_VALUE)
+        # next_to[sq], near[sq]: the squares one step, and exactly two steps, from `sq`.
+        self.next_to = [()] * size
+        self.near = [()] * size
+        for sq in variant.squares:
+            rank, file = variant.rank_of(sq), variant.file_of(sq)
+            rings = ([], [], [])
+            for other in variant.squares:
+                distance = max(abs(variant.rank_of(other) - rank),
+                               abs(variant.file_of(other) - file))
+                if 0 < distance <= 2:
+                    rings[distance].append(other)
+            self.next_to[sq], self.near[sq] = tuple(rings[1]), tuple(rings[2])
 
 
 def _placement_bonus(variant, symbol, colour, sq):
@@ -197,9 +226,46 @@ def material_black(position):
     return total
 
 
+def king_danger(tables, position, colour):
+    """Centipawns `colour` loses for the danger to its General (see the king-safety
+    constants at the top)."""
+    board = position.board
+    king = position.kings[colour]
+    enemy = 1 - colour
+    attacked = position._attacked
+    units = 0
+    for sq in tables.next_to[king]:
+        if attacked(sq, enemy):
+            units += ATTACKED_SQUARE_NEXT_TO_KING
+        piece = board[sq]
+        if not piece:
+            units += OPEN_SQUARE_NEXT_TO_KING
+        elif piece >> 5 == colour:
+            units -= GUARD_NEXT_TO_KING
+        else:
+            units += ATTACKER_NEXT_TO_KING
+    for sq in tables.near[king]:
+        piece = board[sq]
+        if piece and piece >> 5 == enemy:
+            units += ATTACKER_NEAR_KING
+    hand = position.hands[enemy]
+    hand_danger = tables.hand_danger
+    for kind in position.variant.hand_kinds:
+        units += hand[kind] * hand_danger[kind]
+    if units <= 0:
+        return 0
+    return min(KING_DANGER_MAX_CP, KING_DANGER_CP_PER_UNIT2 * units * units)
+
+
+def king_safety_black(tables, position):
+    """The king-safety term from Black's side. Not part of `evaluate_black`: it changes with
+    pieces far from the moved one, so it is counted afresh where a position is judged."""
+    return king_danger(tables, position, WHITE) - king_danger(tables, position, BLACK)
+
+
 def evaluate(position):
     """Static evaluation in centipawns for the side to move."""
-    score = evaluate_black(position)
+    score = evaluate_black(position) + king_safety_black(tables_for(position.variant), position)
     return score if position.side == BLACK else -score
 
 
@@ -416,11 +482,14 @@ class Engine:
         # below alpha cannot raise it (the reply's quiescence would stand pat) unless it
         # checks; skipping it saves a push, a pop and a node.
         frontier = depth == 1 and not in_check and not pv_node
+        if frontier:
+            # a quiet move hardly changes the king safety: the parent's stands for the child's
+            king_safety = king_safety_black(tables, pos)
         for index, m in enumerate(self._staged(moves, tt_move, in_check, ply)):
             quiet = is_drop(m) or not (piece_at(move_to(m)) or is_promotion(m))
             child_eval = eval_black + move_delta(tables, pos, m)
             if frontier and quiet and index:
-                after = sign * child_eval
+                after = sign * (child_eval + king_safety)
                 if after + FUTILITY_MARGIN <= alpha and not gives_check(pos, m):
                     if after > best_score:
                         best_score = after
@@ -464,11 +533,13 @@ class Engine:
         if not self.nodes % TIME_CHECK_NODES:
             self._check_limits()
         pos = self._pos
-        stand = eval_black if pos.side == BLACK else -eval_black
-        if ply >= MAX_PLY:
-            return stand
         if in_check is None:
             in_check = side_in_check(pos)
+        # In check the score comes from the evasions: no standing pat to judge.
+        judged = eval_black if in_check else eval_black + king_safety_black(self._tables, pos)
+        stand = judged if pos.side == BLACK else -judged
+        if ply >= MAX_PLY:
+            return stand
         if not in_check:
             if stand >= beta or qply >= QUIESCENCE_MAX_PLIES:
                 return stand
