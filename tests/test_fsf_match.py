@@ -39,10 +39,29 @@ def test_match_command_swaps_colours_and_prints_each_game_and_the_score(capsys):
     assert score == round(100 * (wins + 0.5 * draws) / 2)
 
 
+def test_match_command_gives_fairy_stockfish_its_own_budget_when_asked(capsys, monkeypatch):
+    require_fsf()
+    from yariboard import match
+    asked = []
+    real_open = match.fsf.open_engine
+
+    def recording_open(variant, **options):
+        asked.append(options["nodes"])
+        return real_open(variant, **options)
+
+    monkeypatch.setattr(match.fsf, "open_engine", recording_open)
+    assert main(["match", "--games", "1", "--nodes", "100", "--fsf-nodes", "50",
+                 "--max-plies", "10"]) == 0
+    assert asked == [50]
+    assert re.match(r"built-in at 100 nodes/move vs Fairy-Stockfish at 50, yari: "
+                    r"\+\d =\d -\d, score \d+%$", capsys.readouterr().out.splitlines()[-1])
+
+
 def test_match_command_refuses_nonsense_counts(capsys):
-    assert main(["match", "--games", "0"]) == 1
-    assert capsys.readouterr().err.strip() == \
-        "yariboard: error: --games, --nodes and --max-plies must be at least 1"
+    for args in (["--games", "0"], ["--fsf-nodes", "0"]):
+        assert main(["match"] + args) == 1
+        assert capsys.readouterr().err.strip() == ("yariboard: error: --games, --nodes, "
+                                                   "--fsf-nodes and --max-plies must be at least 1")
 
 
 def test_the_match_benchmark_states_the_elo_difference_a_score_implies():

@@ -83,12 +83,14 @@ class MatchReport:
 
 
 def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
-              max_plies=MAX_PLIES, on_game=None):
-    """Play `games` games built-in vs Fairy-Stockfish at `nodes` per move; a MatchReport."""
+              max_plies=MAX_PLIES, on_game=None, fsf_nodes=None):
+    """Play `games` games built-in vs Fairy-Stockfish at `nodes` per move (Fairy-Stockfish at
+    `fsf_nodes` when given: a gap in budgets sizes a gap in strength); a MatchReport."""
     report = MatchReport(nodes=nodes)
     starts = openings(variant, (games + 1) // 2, seed)
     with open_builtin(variant, nodes) as builtin, \
-            fsf.open_engine(variant, node=node, root=engines_dir, nodes=nodes) as fairy:
+            fsf.open_engine(variant, node=node, root=engines_dir,
+                            nodes=fsf_nodes or nodes) as fairy:
         for index in range(games):
             start = starts[index // 2]
             builtin_side = BLACK if index % 2 == 0 else WHITE

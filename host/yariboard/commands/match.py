@@ -15,6 +15,8 @@ def register(subparsers):
     parser.add_argument("--games", type=int, default=4, help="games to play (default %(default)s)")
     parser.add_argument("--nodes", type=int, default=1000,
                         help="nodes per move for both engines (default %(default)s)")
+    parser.add_argument("--fsf-nodes", type=int, metavar="N",
+                        help="nodes per move for Fairy-Stockfish alone (default: --nodes)")
     parser.add_argument("--variant", default="yari", choices=("yari", "shogi"))
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings")
     parser.add_argument("--max-plies", type=int, default=MAX_PLIES,
@@ -25,8 +27,9 @@ def register(subparsers):
 
 
 def run(args):
-    if args.games < 1 or args.nodes < 1 or args.max_plies < 1:
-        return fail("--games, --nodes and --max-plies must be at least 1")
+    fsf_nodes = args.nodes if args.fsf_nodes is None else args.fsf_nodes
+    if args.games < 1 or args.nodes < 1 or fsf_nodes < 1 or args.max_plies < 1:
+        return fail("--games, --nodes, --fsf-nodes and --max-plies must be at least 1")
 
     def show(index, game):
         side = "black" if game.builtin_side == BLACK else "white"
@@ -37,10 +40,14 @@ def run(args):
     try:
         report = run_match(args.games, args.nodes, variant=args.variant, seed=args.seed,
                            node=args.node, engines_dir=args.engines_dir,
-                           max_plies=args.max_plies, on_game=show)
+                           max_plies=args.max_plies, on_game=show, fsf_nodes=fsf_nodes)
     except UsiError as error:
         return fail(str(error))
-    print("built-in vs Fairy-Stockfish at %d nodes/move, %s: +%d =%d -%d, score %.0f%%"
-          % (args.nodes, args.variant, report.wins(), report.draws(), report.losses(),
+    if fsf_nodes != args.nodes:
+        pairing = "built-in at %d nodes/move vs Fairy-Stockfish at %d" % (args.nodes, fsf_nodes)
+    else:
+        pairing = "built-in vs Fairy-Stockfish at %d nodes/move" % args.nodes
+    print("%s, %s: +%d =%d -%d, score %.0f%%"
+          % (pairing, args.variant, report.wins(), report.draws(), report.losses(),
              100 * report.score()))
     return 0
