@@ -108,7 +108,7 @@ class Variant:
     def symbol(self, kind):
         """The SFEN symbol of `kind` as Black writes it ('P', '+B'); '' for no kind."""
         # Indexes, not a slice: a one-letter str is a qstr, and the variant's module has
-        # made its letters qstrs already, so writing a position allocates nothing here.
+        # made its letters qstrs already, so an unpromoted piece's symbol allocates nothing.
         letter = self.symbols[2 * kind + 1]
         if letter == " ":
             return ""
