@@ -171,6 +171,39 @@ def test_king_danger_grows_with_the_attack():
         + tables.hand_value[WHITE][YARI.kind_of("B")] - (dangers[1] - dangers[0])
 
 
+@pytest.mark.parametrize("variant", [YARI, SHOGI], ids=lambda v: v.name)
+def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, variant):
+    """The term's own attack test agrees with the rules core's `_attacked`: with every other
+    unit weighed at nothing, the danger is the square of the attacked squares next to the
+    General, over positions of random games."""
+    import yariboard.engine as engine
+    for name in ("ATTACKER_NEXT_TO_KING", "ATTACKER_NEAR_KING", "OPEN_SQUARE_NEXT_TO_KING",
+                 "GUARD_NEXT_TO_KING"):
+        monkeypatch.setattr(engine, name, 0)
+    monkeypatch.setattr(engine, "ATTACKED_SQUARE_NEXT_TO_KING", 1)
+    monkeypatch.setattr(engine, "KING_DANGER_CP_PER_UNIT2", 1)
+    monkeypatch.setattr(engine, "KING_DANGER_MAX_CP", 10 ** 6)
+    tables = tables_for(variant)
+    rng = random.Random(11)
+    seen_attacked = 0
+    for _ in range(20):
+        position = Position(variant)
+        for _ in range(80):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position.push(rng.choice(moves))
+            for colour in (BLACK, WHITE):
+                # the enemy hand adds units of its own, counted here from its pieces
+                hand_units = sum(position.hands[1 - colour][kind] * tables.hand_danger[kind]
+                                 for kind in variant.hand_kinds)
+                attacked = sum(1 for sq in tables.next_to[position.kings[colour]]
+                               if position._attacked(sq, 1 - colour))
+                seen_attacked += attacked
+                assert king_danger(tables, position, colour) == (attacked + hand_units) ** 2
+    assert seen_attacked > 100
+
+
 def test_material_counts_hand_and_promotion():
     start = Position(YARI)
     assert material_black(start) == 0

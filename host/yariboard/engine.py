@@ -23,7 +23,7 @@ from shogicore.position import _CHECK_FLAG
 from shogicore.variants import BLACK, WHITE
 
 from yariboard.captures import captures_and_promotions
-from yariboard.movegen import gives_check, legal_moves
+from yariboard.movegen import gives_check, legal_moves, sided_tables
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -165,6 +165,20 @@ class _Tables:
                 if 0 < distance <= 2:
                     rings[distance].append(other)
             self.next_to[sq], self.near[sq] = tuple(rings[1]), tuple(rings[2])
+        # attackers[colour]: `colour`'s attack lines (steps, slides, ranges) as the core's
+        # `_attacked` reads them, each with a table by board value (0..64) that is 1 for
+        # the pieces attacking along it: one lookup where the core shifts and compares.
+        self.attackers = []
+        for colour in (BLACK, WHITE):
+            sided = sided_tables(variant, colour)
+
+            def hits(mask, colour=colour):
+                return bytes(1 if p and p >> 5 == colour and (mask >> (p & 31)) & 1 else 0
+                             for p in range(65))
+            self.attackers.append((
+                tuple((delta, hits(mask)) for delta, mask in sided.step_attacks),
+                tuple((delta, hits(mask)) for delta, mask in sided.slide_attacks),
+                tuple((delta, reach, hits(mask)) for delta, reach, mask in sided.range_attacks)))
 
 
 def _placement_bonus(variant, symbol, colour, sq):
@@ -228,15 +242,14 @@ def material_black(position):
 
 def king_danger(tables, position, colour):
     """Centipawns `colour` loses for the danger to its General (see the king-safety
-    constants at the top)."""
+    constants at the top). The attack test is the core's `_attacked`, written out here
+    with the lookup tables of `_Tables.attackers`: this runs at every judged position."""
     board = position.board
     king = position.kings[colour]
     enemy = 1 - colour
-    attacked = position._attacked
+    steps, slides, ranges = tables.attackers[enemy]
     units = 0
     for sq in tables.next_to[king]:
-        if attacked(sq, enemy):
-            units += ATTACKED_SQUARE_NEXT_TO_KING
         piece = board[sq]
         if not piece:
             units += OPEN_SQUARE_NEXT_TO_KING
@@ -244,6 +257,30 @@ def king_danger(tables, position, colour):
             units -= GUARD_NEXT_TO_KING
         else:
             units += ATTACKER_NEXT_TO_KING
+        attacked = False
+        for delta, hit in steps:
+            if hit[board[sq + delta]]:
+                attacked = True
+                break
+        if not attacked:
+            for delta, hit in slides:
+                s = sq + delta
+                while not board[s]:
+                    s += delta
+                if hit[board[s]]:
+                    attacked = True
+                    break
+        if not attacked:
+            for delta, reach, hit in ranges:
+                s = sq + delta
+                while not board[s] and reach > 1:
+                    s += delta
+                    reach -= 1
+                if hit[board[s]]:
+                    attacked = True
+                    break
+        if attacked:
+            units += ATTACKED_SQUARE_NEXT_TO_KING
     for sq in tables.near[king]:
         piece = board[sq]
         if piece and piece >> 5 == enemy:
