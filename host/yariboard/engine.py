@@ -23,7 +23,7 @@ from shogicore.position import _CHECK_FLAG
 from shogicore.variants import BLACK, WHITE
 
 from yariboard.captures import captures_and_promotions
-from yariboard.movegen import gives_check, legal_moves, sided_tables
+from yariboard.movegen import board_moves, drop_moves, gives_check, legal_moves, sided_tables
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -38,6 +38,7 @@ QUIESCENCE_MAX_PLIES = 8
 FUTILITY_MARGIN = 150
 
 EXACT, LOWER, UPPER = 0, 1, 2
+KILLER_KEY = 1 << 22   # ordering keys from here up: captures, promotions, killers
 
 
 @dataclass
@@ -502,13 +503,8 @@ class Engine:
             return self._quiesce(alpha, beta, ply, eval_black, 0, in_check)
         if ply >= MAX_PLY:
             return eval_black if pos.side == BLACK else -eval_black
-        # The hash move is tried before any other move is generated: it often cuts off, and
-        # then the position's other moves are never built.
         if tt_move and not pos.is_legal(tt_move):
             tt_move = 0          # another position with the same key stored it
-        moves = None if tt_move else legal_moves(pos, in_check)
-        if moves == []:
-            return -MATE_SCORE + ply  # no legal move loses, in check or not
         tables = self._tables
         seen[key] = 1
         alpha_start = alpha
@@ -522,7 +518,8 @@ class Engine:
         if frontier:
             # a quiet move hardly changes the king safety: the parent's stands for the child's
             king_safety = king_safety_black(tables, pos)
-        for index, m in enumerate(self._staged(moves, tt_move, in_check, ply)):
+        index = -1
+        for index, m in enumerate(self._staged(tt_move, in_check, ply)):
             quiet = is_drop(m) or not (piece_at(move_to(m)) or is_promotion(m))
             child_eval = eval_black + move_delta(tables, pos, m)
             if frontier and quiet and index:
@@ -554,6 +551,8 @@ class Engine:
                             self.history[m] = self.history.get(m, 0) + depth * depth
                         break
         del seen[key]
+        if index < 0:
+            return -MATE_SCORE + ply  # no legal move loses, in check or not
         if best_score >= beta:
             flag = LOWER
         elif best_score > alpha_start:
@@ -619,17 +618,45 @@ class Engine:
                         break
         return best
 
-    def _staged(self, moves, tt_move, in_check, ply):
-        """The hash move first, then the others (`moves`, or generated only if needed)."""
+    def _staged(self, tt_move, in_check, ply):
+        """The moves of the node in the order they are tried, each stage built only when
+        the one before has not cut the node off: the hash move, before anything is
+        generated; then the board moves' captures, promotions and killers; then the other
+        board moves and the drops together, by history."""
+        pos = self._pos
         if tt_move:
             yield tt_move
-            yield from self._order(legal_moves(self._pos, in_check), tt_move, ply)[1:]
-        else:
-            yield from self._order(moves, 0, ply)
+        if in_check:
+            for m in self._order(legal_moves(pos, True), tt_move, ply):
+                if m != tt_move:
+                    yield m
+            return
+        rest = []
+        for key, m in self._keyed(board_moves(pos), ply):
+            if m == tt_move:
+                continue
+            if key >= KILLER_KEY:
+                yield m
+            else:
+                rest.append((key, m))
+        rest.extend(self._keyed(drop_moves(pos), ply))
+        rest.sort(reverse=True)
+        for _, m in rest:
+            if m != tt_move:
+                yield m
 
     def _order(self, moves, tt_move, ply):
-        """TT move, then captures by MVV-LVA, promotions, killers, then by history. (The
-        move's bits are read in place: this runs at every node, over every move.)"""
+        """`moves` in the order they are tried: the TT move first, then as `_keyed`."""
+        ordered = [m for _, m in self._keyed(moves, ply)]
+        if tt_move in ordered:
+            ordered.remove(tt_move)
+            ordered.insert(0, tt_move)
+        return ordered
+
+    def _keyed(self, moves, ply):
+        """(key, move) pairs, best first: captures by MVV-LVA, promotions, killers, then by
+        history. (The move's bits are read in place: this runs at every node, over every
+        move.)"""
         board = self._pos.board
         worth = self._tables.worth
         killer, second_killer = self._killers[ply]
@@ -637,9 +664,7 @@ class Engine:
         keyed = []
         append = keyed.append
         for m in moves:
-            if m == tt_move:
-                key = 1 << 30
-            elif not m & 0xFF00:                            # a drop
+            if not m & 0xFF00:                            # a drop
                 key = history(m, 0)
             else:
                 victim = board[m & 0xFF]
@@ -648,14 +673,14 @@ class Engine:
                 elif m & PROMOTION:
                     key = 1 << 23
                 elif m == killer:
-                    key = (1 << 22) + 1
+                    key = KILLER_KEY + 1
                 elif m == second_killer:
-                    key = 1 << 22
+                    key = KILLER_KEY
                 else:
                     key = history(m, 0)
             append((key, m))
         keyed.sort(reverse=True)
-        return [m for _, m in keyed]
+        return keyed
 
     def _store(self, key, depth, flag, score, move, ply):
         self.tt[key] = (depth, flag, _score_to_tt(score, ply), move)

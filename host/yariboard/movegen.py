@@ -46,36 +46,61 @@ def sided_tables(variant, side):
 def legal_moves(position, in_check):
     """The same moves as `position.legal_moves()` (`in_check`: is the side to move in
     check?), board moves first."""
+    if not in_check:
+        out = board_moves(position)
+        out.extend(drop_moves(position))
+        return out
     side = position.side
     board = position.board
-    variant = position.variant
     king = position.kings[side]
     out = _king_moves(position, king)
-    checkers, answers = check_answers(position) if in_check else (0, ())
+    checkers, answers = check_answers(position)
     if checkers < 2:                       # against two checkers only the General moves
-        # in check, the other pieces can only take or block the checker: their moves are
-        # kept when they land there and leave the General safe
-        moves = [] if in_check else out
-        pinned = () if in_check else position._pinned(side)
-        for sq in variant.squares:
+        # the other pieces can only take or block the checker: their moves are kept when
+        # they land there and leave the General safe
+        moves = []
+        for sq in position.variant.squares:
             p = board[sq]
             if p and p >> 5 == side and sq != king:
-                position._piece_moves(sq, moves, False, pinned)
-        if in_check:
-            safe = position._safe
-            out.extend([m for m in moves if m & 0xFF in answers and safe(m)])
+                position._piece_moves(sq, moves, False, ())
+        safe = position._safe
+        out.extend([m for m in moves if m & 0xFF in answers and safe(m)])
     hand = position.hands[side]
-    kinds = [kind for kind in variant.hand_kinds if hand[kind]]
-    if not kinds:
-        return out
-    if in_check:
-        blocks = [sq for sq in answers if not board[sq]]
-        for kind in kinds:
+    blocks = [sq for sq in answers if not board[sq]]
+    for kind in position.variant.hand_kinds:
+        if hand[kind]:
             columns = position._pawn_columns() if kind == PAWN else None
             for sq in blocks:
                 if position._drop_ok(kind, sq, True, columns):
                     out.append((kind << 17) | sq)
+    return out
+
+
+def board_moves(position):
+    """The legal moves of the pieces on the board, the side to move not being in check."""
+    side = position.side
+    board = position.board
+    king = position.kings[side]
+    out = _king_moves(position, king)
+    pinned = position._pinned(side)
+    for sq in position.variant.squares:
+        p = board[sq]
+        if p and p >> 5 == side and sq != king:
+            position._piece_moves(sq, out, False, pinned)
+    return out
+
+
+def drop_moves(position):
+    """The legal drops, the side to move not being in check: a separate list, so the
+    search builds them only once the board moves have failed to cut the node off."""
+    side = position.side
+    variant = position.variant
+    hand = position.hands[side]
+    kinds = [kind for kind in variant.hand_kinds if hand[kind]]
+    out = []
+    if not kinds:
         return out
+    board = position.board
     empty = [sq for sq in variant.squares if not board[sq]]
     depth = variant.depth[side]
     for kind in kinds:
