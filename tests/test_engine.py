@@ -213,6 +213,27 @@ def test_material_counts_hand_and_promotion():
     assert material_black(ahead) > 2 * 700
 
 
+@pytest.mark.parametrize("sfen", ["3k3/7/7/7/7/7/2p4/7/3K3 b 2R2Bp 1",
+                                  "3k3/7/2P4/7/7/7/7/7/3K3 w P2r2b 1",
+                                  "3k3/7/7/7/7/7/+N+N+N4/7/3K3 b 2r2b 1"])
+def test_quiescence_counts_king_safety_as_far_as_the_window_needs(sfen):
+    """The stand-pat skips the king-safety term where it cannot matter: above the window
+    the score returned is a true bound (at least beta, at most the full evaluation); below
+    it, it is the full evaluation. The side to move has no capture or promotion here, so the
+    stand-pat is the answer; in the last position its own General is the one in danger."""
+    position = Position(YARI, sfen)
+    engine = Engine()
+    engine.search(position, depth=1)          # sets the search up on this position
+    full = evaluate(position)
+    assert full != evaluate_black(position) * (1 if position.side == BLACK else -1)
+    for beta in range(full - 2500, full + 300, 50):
+        score = engine._quiesce(beta - 1, beta, 0, evaluate_black(position), 0)
+        if full >= beta:
+            assert beta <= score <= full
+        else:
+            assert score == full
+
+
 def test_search_leaves_position_untouched_and_returns_legal_move():
     position = Position(YARI, BENCH_LIKE_SFEN)
     before = (position.sfen(), position.moves())

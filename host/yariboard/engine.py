@@ -572,8 +572,16 @@ class Engine:
         if in_check is None:
             in_check = side_in_check(pos)
         # In check the score comes from the evasions: no standing pat to judge.
-        judged = eval_black if in_check else eval_black + king_safety_black(self._tables, pos)
-        stand = judged if pos.side == BLACK else -judged
+        stand = eval_black if pos.side == BLACK else -eval_black
+        if not in_check:
+            # The king-safety term is the costliest part of judging a position, and most
+            # positions here are far above beta: the term is counted only as far as needed.
+            if stand - KING_DANGER_MAX_CP >= beta:
+                return stand - KING_DANGER_MAX_CP   # no danger to the own General is that large
+            stand -= king_danger(self._tables, pos, pos.side)
+            if stand >= beta:
+                return stand                        # the enemy's danger would only add
+            stand += king_danger(self._tables, pos, 1 - pos.side)
         if ply >= MAX_PLY:
             return stand
         if not in_check:
