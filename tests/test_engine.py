@@ -247,6 +247,24 @@ def test_search_leaves_position_untouched_and_returns_legal_move():
 BENCH_LIKE_SFEN = "r1k2+N1/2nr3/p2b1pp/1p2p2/2p2PP/PP1p3/1BPNPN1/3B3/2RK2R b Bp 35"
 
 
+@pytest.mark.parametrize("sfen", [BENCH_LIKE_SFEN, None])
+def test_aspiration_window_misses_are_searched_again(monkeypatch, sfen):
+    """A window of 1 cp misses at nearly every iteration; widened again and again, the search
+    still ends on the same move and score as with the full window."""
+    import yariboard.engine as engine
+    position = Position(YARI, sfen) if sfen else Position(YARI)
+    monkeypatch.setattr(engine, "ASPIRATION_WINDOW", 10 ** 6)
+    full = Engine().search(position, depth=5)
+    monkeypatch.setattr(engine, "ASPIRATION_WINDOW", 1)
+    roots = []
+    search_root = Engine._search_root
+    monkeypatch.setattr(Engine, "_search_root",
+                        lambda self, *args: roots.append(args) or search_root(self, *args))
+    narrow = Engine().search(position, depth=5)
+    assert len(roots) > 5              # at least one iteration was searched again
+    assert (narrow.move, narrow.score) == (full.move, full.score)
+
+
 def test_time_limit_is_honoured():
     position = Position(YARI, BENCH_LIKE_SFEN)
     start = time.monotonic()

@@ -2,11 +2,12 @@
 
 Every move it considers comes from `shogicore` (legal move generation, push/pop, hashing), so
 the engine can never disagree with the board about the rules; this module only decides which
-legal move is best. The search is iterative deepening principal-variation search with a
-capture quiescence search, a transposition table keyed by `Position.hash`, TT-move / MVV-LVA /
-killer / history move ordering, and an evaluation of material (board and hand, promotion)
-plus a small piece-square term, updated incrementally move by move, and a king-safety term
-counted afresh wherever a position is judged.
+legal move is best. The search is iterative deepening (in aspiration windows) principal-
+variation search with a capture quiescence search, a transposition table keyed by
+`Position.hash`, TT-move / MVV-LVA / killer / history move ordering over moves generated in
+stages, and an evaluation of material (board and hand, promotion) plus a small piece-square
+term, updated incrementally move by move, and a king-safety term counted afresh wherever a
+position is judged.
 
 The interface shared with the USI adapter and the test players is `search(position,
 time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md.
@@ -36,6 +37,9 @@ TT_MAX_ENTRIES = 1 << 20
 TIME_CHECK_NODES = 256
 QUIESCENCE_MAX_PLIES = 8
 FUTILITY_MARGIN = 150
+# From depth 4 the root is searched in a window this wide around the last iteration's score
+# (widened fourfold on each miss): most lines then end in a bound sooner.
+ASPIRATION_WINDOW = 50
 
 EXACT, LOWER, UPPER = 0, 1, 2
 KILLER_KEY = 1 << 22   # ordering keys from here up: captures, promotions, killers
@@ -407,7 +411,7 @@ class Engine:
         best = None
         for iteration in range(1, depth + 1):
             try:
-                score, move = self._search_root(root_moves, iteration, root_eval)
+                score, move = self._aspirated(root_moves, iteration, root_eval, best)
             except _OutOfTime:
                 for _ in range(len(self._pos.moves()) - root_ply):
                     self._pos.pop()  # unwind the interrupted line back to the root
@@ -451,11 +455,28 @@ class Engine:
 
     # -- search ---------------------------------------------------------------------------
 
-    def _search_root(self, moves, depth, root_eval):
+    def _aspirated(self, moves, depth, root_eval, previous):
+        """The root searched in a window around the previous iteration's score, widened
+        when the score falls outside it."""
+        if previous is None or depth < 4 or self.level.noise or abs(previous.score) >= 2000:
+            return self._search_root(moves, depth, root_eval, -INFINITY, INFINITY)
+        width = ASPIRATION_WINDOW
+        alpha, beta = previous.score - width, previous.score + width
+        while True:
+            score, move = self._search_root(moves, depth, root_eval, alpha, beta)
+            if score <= alpha:
+                alpha = -INFINITY if width > 1000 else score - 4 * width
+            elif score >= beta:
+                beta = INFINITY if width > 1000 else score + 4 * width
+            else:
+                return score, move
+            width *= 4
+
+    def _search_root(self, moves, depth, root_eval, alpha, beta):
         pos = self._pos
         tables = self._tables
         noise = self.level.noise
-        alpha, beta = -INFINITY, INFINITY
+        alpha_start = alpha
         best_choice, best_score, best_move = -INFINITY, -INFINITY, moves[0]
         for index, m in enumerate(moves):
             child_eval = root_eval + move_delta(tables, pos, m)
@@ -475,7 +496,10 @@ class Engine:
                 best_choice, best_score, best_move = choice, score, m
                 if not noise and score > alpha:
                     alpha = score
-        self._store(node_key(pos, root_eval), depth, EXACT, best_score, best_move, 0)
+                    if alpha >= beta:
+                        break
+        if alpha_start < best_score < beta:
+            self._store(node_key(pos, root_eval), depth, EXACT, best_score, best_move, 0)
         return best_score, best_move
 
     def _negamax(self, depth, alpha, beta, ply, eval_black, pv_node):
