@@ -457,7 +457,9 @@ class Engine:
 
     def _aspirated(self, moves, depth, root_eval, previous):
         """The root searched in a window around the previous iteration's score, widened
-        when the score falls outside it."""
+        when the score falls outside it. Not with noise (every root move needs its exact
+        score) nor once the game is decided (scores past 2000 cp, mates), where the score
+        moves too far between iterations for a window to pay."""
         if previous is None or depth < 4 or self.level.noise or abs(previous.score) >= 2000:
             return self._search_root(moves, depth, root_eval, -INFINITY, INFINITY)
         width = ASPIRATION_WINDOW
