@@ -661,7 +661,7 @@ class Engine:
         if tt_move:
             yield tt_move
         if in_check:
-            for m in self._order(legal_moves(pos, True), tt_move, ply):
+            for _, m in self._keyed(legal_moves(pos, True), ply):
                 if m != tt_move:
                     yield m
             return
