@@ -6,12 +6,13 @@ import time
 
 import pytest
 
-from shogicore.move import move_to
+from shogicore.move import is_drop, is_promotion, move_to, parse_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, SHOGI, WHITE, YARI
 
-from yariboard.engine import (LEVELS, MATE_BOUND, Engine, evaluate, evaluate_black, king_danger,
-                              material_black, move_delta, tables_for)
+from yariboard.engine import (LEVELS, MATE_BOUND, Engine, evaluate, evaluate_black,
+                              exchange_gain, king_danger, material_black, move_delta,
+                              tables_for)
 from yariboard.players import GreedyPlayer, RandomPlayer, play_game
 
 
@@ -204,6 +205,58 @@ def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, var
     assert seen_attacked > 100
 
 
+def best_exchange_on(position, to, worth):
+    """What the side to move nets at best by taking on `to` (or not taking): the full tree of
+    the rules core's legal captures there, no promotion."""
+    best = 0
+    for m in position.legal_moves():
+        if move_to(m) == to and not is_drop(m) and not is_promotion(m):
+            gain = worth[position.piece_at(to)]
+            position.push(m)
+            gain -= best_exchange_on(position, to, worth)
+            position.pop()
+            best = max(best, gain)
+    return best
+
+
+@pytest.mark.parametrize("sfen, usi, sign", [
+    ("2nk3/7/3p3/7/3R3/7/7/7/3K3 b - 1", "4e4c", -1),     # the Knight defends the Pawn
+    ("3k3/7/3p3/7/3R3/7/7/7/3K3 b - 1", "4e4c", 1),       # nothing defends it
+    ("2nk3/7/3p3/7/3R3/3R3/7/7/3K3 b - 1", "4e4c", -1),   # a second Rook joins from behind
+    ("3k3/7/7/3p3/3P3/3R3/7/7/3K3 b - 1", "4e4d", 1),     # the Rook backs the Pawn up
+    ("7/3k3/3p3/7/3R3/7/7/7/3K3 b - 1", "4e4c", -1),      # only the General defends
+    ("7/3k3/3p3/7/3R3/3R3/7/7/3K3 b - 1", "4e4c", 1),     # ... and may not take back
+])
+def test_exchange_gain_matches_the_whole_exchange_tree(sfen, usi, sign):
+    """The static exchange of a capture, held to the whole tree of legal captures on that
+    square (the least valuable piece first is the best order in these positions)."""
+    position = Position(YARI, sfen)
+    tables = tables_for(YARI)
+    m = parse_usi(YARI, usi)
+    assert position.is_legal(m)
+    victim = tables.worth[position.piece_at(move_to(m))]
+    position.push(m)
+    expected = victim - best_exchange_on(position, move_to(m), tables.worth)
+    position.pop()
+    assert exchange_gain(tables, position, m) == expected
+    assert expected * sign > 0
+    assert position.sfen() == sfen          # the pieces lifted on the way are back
+
+
+def test_captures_that_lose_the_exchange_are_tried_last():
+    """Move ordering: a capture that wins comes first, one that loses the exchange after every
+    quiet move (a capture that promotes is ordered as a capture: promotion is not weighed)."""
+    position = Position(YARI, "2nk3/7/3p3/7/p2R3/7/7/7/3K3 b - 1")
+    engine = Engine()
+    engine._pos, engine._tables = position, tables_for(YARI)
+    engine._killers = [[0, 0]]
+    order = [m for _, m in engine._keyed(position.legal_moves(), 0)]
+    # the Pawn on 7e is undefended; 4e4c+ takes a Pawn too, and promotes
+    assert set(order[:2]) == {parse_usi(YARI, "4e7e"), parse_usi(YARI, "4e4c+")}
+    assert order[-1] == parse_usi(YARI, "4e4c")   # the Knight on 5a would take the Rook
+    assert len(order) > 10
+
+
 def test_material_counts_hand_and_promotion():
     start = Position(YARI)
     assert material_black(start) == 0
@@ -279,6 +332,27 @@ def test_time_limit_is_honoured():
         assert line.is_legal(m)
         line.push(m)
     assert result.pv[0] == result.move and len(result.pv) >= 1
+
+
+@pytest.mark.parametrize("variant, sfen", [(YARI, BENCH_LIKE_SFEN), (SHOGI, None)])
+def test_nodes_count_each_position_searched_once(monkeypatch, variant, sfen):
+    """A node is a position the search plays its way into, as a USI engine counts them (a
+    node budget then means the same for both engines of a match): the count equals the moves
+    the search functions make themselves, not those the legality and check tests make and
+    take back, nor a second count for a position handed from the main search to quiescence."""
+    import sys
+    search_functions = {"_search_root", "_negamax", "_quiesce"}
+    plays = []
+    make = Position._make
+
+    def counting_make(self, m):
+        if sys._getframe(1).f_code.co_name in search_functions:
+            plays.append(m)
+        return make(self, m)
+    monkeypatch.setattr(Position, "_make", counting_make)
+    result = Engine().search(Position(variant, sfen), depth=4)
+    assert result.nodes > 1000
+    assert result.nodes == len(plays)
 
 
 def test_transposition_table_saves_work_on_a_second_search():

@@ -1,6 +1,7 @@
 """The quiescence move generator (yariboard.captures) against independent oracles: on
 positions of seeded random games it must yield exactly the legal captures and promotions
-among the legal moves Fairy-Stockfish (Yari) or python-shogi (standard shogi) list."""
+among the legal moves Fairy-Stockfish (Yari) or python-shogi (standard shogi) list, and for
+Wa Shogi among the rules core's own."""
 import pytest
 
 from shogicore import Position, variant_by_name
@@ -77,6 +78,19 @@ def test_shogi_captures_match_python_shogi(seed):
         expected = oracle_captures_and_promotions(sfen, legal)
         assert generated(position) == expected, sfen
         checked += 1
+    assert checked > 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_wa_captures_match_the_rules_core(seed):
+    """Wa Shogi (ranged pieces, 11 files): the captures and promotions among the rules
+    core's legal moves, the core being held to CrazyWa by tests/test_wa_oracle.py."""
+    checked = 0
+    for position, _, _ in positions("wa", seed):
+        expected = {to_usi(position.variant, m) for m in position.legal_moves()
+                    if m & 0xFF00 and (position.piece_at(move_to(m)) or is_promotion(m))}
+        assert generated(position) == expected, position.sfen()
+        checked += bool(expected)
     assert checked > 1
 
 

@@ -70,3 +70,11 @@ def test_only_the_squares_that_answer_a_check_are_tried(sfen, checkers, answers)
     assert count == checkers
     if answers is not None:
         assert {position.variant.square_name(sq) for sq in squares} == answers
+
+
+def test_wa_moves_match_the_rules_core():
+    """Wa Shogi has no oracle that lists moves in check (CrazyWa's list leaves some out, see
+    tests/test_wa_oracle.py, which holds the rules core to CrazyWa): here the fast generator,
+    its per-square move lines and ranged pieces included, must list what the core lists."""
+    compare("wa", lambda position, start, played: {
+        to_usi(position.variant, m) for m in position.legal_moves()})

@@ -1,13 +1,14 @@
 """The built-in engine: alpha-beta search on the shared rules core.
 
-Every move it considers comes from `shogicore` (legal move generation, push/pop, hashing), so
-the engine can never disagree with the board about the rules; this module only decides which
-legal move is best. The search is iterative deepening (in aspiration windows) principal-
-variation search with a capture quiescence search, a transposition table keyed by
+Every move it considers comes from `shogicore` (legal move generation, make/unmake,
+hashing), so the engine can never disagree with the board about the rules; this module only
+decides which legal move is best. The search is iterative deepening (in aspiration windows)
+principal-variation search with a capture quiescence search, a transposition table keyed by
 `Position.hash`, TT-move / MVV-LVA / killer / history move ordering over moves generated in
-stages, and an evaluation of material (board and hand, promotion) plus a small piece-square
-term, updated incrementally move by move, and a king-safety term counted afresh wherever a
-position is judged.
+stages (captures that lose the static exchange last, and left out of quiescence), and an
+evaluation of material (board and hand, promotion) plus a small piece-square term, updated
+incrementally move by move, and a king-safety term counted afresh wherever a position is
+judged.
 
 The interface shared with the USI adapter and the test players is `search(position,
 time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md.
@@ -17,14 +18,13 @@ import time
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from shogicore.move import PROMOTION, is_drop, is_promotion, drop_kind, move_from, move_to
-from shogicore.position import piece_colour, piece_kind
-# push() marks each recorded move that gives check: the search reads the mark, not the board
-from shogicore.position import _CHECK_FLAG
-from shogicore.variants import BLACK, WHITE
+from shogicore.move import PROMOTION
+from shogicore.position import piece_colour
+from shogicore.variants import BLACK, KING, WHITE
 
 from yariboard.captures import captures_and_promotions
-from yariboard.movegen import board_moves, drop_moves, gives_check, legal_moves, sided_tables
+from yariboard.movegen import (attack_lines, attacked, board_moves, drop_moves,
+                               legal_moves)
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -117,6 +117,8 @@ GUARD_NEXT_TO_KING = 2            # an own piece next to the General (takes unit
 DANGER_PER_HAND_VALUE = 200       # one unit per this much value in the enemy hand
 KING_DANGER_CP_PER_UNIT2 = 3
 KING_DANGER_MAX_CP = 1200
+# The General's worth in a static exchange: taking with it onto a defended square loses all.
+GENERAL_IN_EXCHANGE = 50000
 
 
 class _Tables:
@@ -151,6 +153,9 @@ class _Tables:
                 for sq in variant.squares:
                     bonus = _placement_bonus(variant, symbol, colour, sq)
                     self.square_value[piece][sq] = sign * (values[symbol] + bonus)
+        # exchange_worth[piece]: worth in an exchange, where the General is never given up.
+        self.exchange_worth = [GENERAL_IN_EXCHANGE if piece & 31 == KING else worth
+                               for piece, worth in enumerate(self.worth)]
         # hand_danger[kind]: king-danger units of one piece of that kind in the enemy hand.
         self.hand_danger = [0] * 32
         for kind in variant.hand_kinds:
@@ -170,20 +175,32 @@ class _Tables:
                 if 0 < distance <= 2:
                     rings[distance].append(other)
             self.next_to[sq], self.near[sq] = tuple(rings[1]), tuple(rings[2])
-        # attackers[colour]: `colour`'s attack lines (steps, slides, ranges) as the core's
-        # `_attacked` reads them, each with a table by board value (0..64) that is 1 for
-        # the pieces attacking along it: one lookup where the core shifts and compares.
+        # attackers[colour]: `colour`'s attack lines, with a table by board value each
+        # (movegen.attack_lines).
+        # step_zone[colour][king]: the step attacks of `colour` on the squares next to a
+        # General on `king`, all at once. One (square, table) pair for each square a step
+        # attack could come from; the table gives, by what stands there, the bit set of the
+        # neighbours (bit i for next_to[king][i]) that piece attacks.
         self.attackers = []
+        self.step_zone = []
         for colour in (BLACK, WHITE):
-            sided = sided_tables(variant, colour)
-
-            def hits(mask, colour=colour):
-                return bytes(1 if p and p >> 5 == colour and (mask >> (p & 31)) & 1 else 0
-                             for p in range(65))
-            self.attackers.append((
-                tuple((delta, hits(mask)) for delta, mask in sided.step_attacks),
-                tuple((delta, hits(mask)) for delta, mask in sided.slide_attacks),
-                tuple((delta, reach, hits(mask)) for delta, reach, mask in sided.range_attacks)))
+            self.attackers.append(attack_lines(variant, colour))
+            # (delta, the board values that attack along it) of each step attack
+            step_hits = [(delta, [p for p, attacks in enumerate(hit) if attacks])
+                         for delta, hit in self.attackers[colour][0]]
+            zones = [()] * size
+            for king in variant.squares:
+                bits = {}
+                for index, sq in enumerate(self.next_to[king]):
+                    for delta, attackers in step_hits:
+                        row = bits.setdefault(sq + delta, [0] * 65)
+                        for p in attackers:
+                            row[p] |= 1 << index
+                zones[king] = tuple((sq, bytes(row)) for sq, row in sorted(bits.items())
+                                    if any(row))
+            self.step_zone.append(zones)
+        # attacked_count[bits]: how many neighbours a bit set of them names.
+        self.attacked_count = bytes(bin(bits).count("1") for bits in range(256))
 
 
 def _placement_bonus(variant, symbol, colour, sq):
@@ -247,14 +264,16 @@ def material_black(position):
 
 def king_danger(tables, position, colour):
     """Centipawns `colour` loses for the danger to its General (see the king-safety
-    constants at the top). The attack test is the core's `_attacked`, written out here
-    with the lookup tables of `_Tables.attackers`: this runs at every judged position."""
+    constants at the top). The attack test is the core's `_attacked`, written out here with
+    the lookup tables of `_Tables`: the step attacks on all the neighbours read at once from
+    the squares they could come from, then the lines only for the neighbours still unhit.
+    This runs at every judged position."""
     board = position.board
     king = position.kings[colour]
     enemy = 1 - colour
-    steps, slides, ranges = tables.attackers[enemy]
+    neighbours = tables.next_to[king]
     units = 0
-    for sq in tables.next_to[king]:
+    for sq in neighbours:
         piece = board[sq]
         if not piece:
             units += OPEN_SQUARE_NEXT_TO_KING
@@ -262,30 +281,31 @@ def king_danger(tables, position, colour):
             units -= GUARD_NEXT_TO_KING
         else:
             units += ATTACKER_NEXT_TO_KING
-        attacked = False
-        for delta, hit in steps:
-            if hit[board[sq + delta]]:
-                attacked = True
-                break
-        if not attacked:
+    attacked = 0
+    for sq, neighbours_hit in tables.step_zone[enemy][king]:
+        attacked |= neighbours_hit[board[sq]]
+    _, slides, ranges = tables.attackers[enemy]
+    bit = 1
+    for sq in neighbours:
+        if not attacked & bit:
             for delta, hit in slides:
                 s = sq + delta
                 while not board[s]:
                     s += delta
                 if hit[board[s]]:
-                    attacked = True
+                    attacked |= bit
                     break
-        if not attacked:
-            for delta, reach, hit in ranges:
-                s = sq + delta
-                while not board[s] and reach > 1:
-                    s += delta
-                    reach -= 1
-                if hit[board[s]]:
-                    attacked = True
-                    break
-        if attacked:
-            units += ATTACKED_SQUARE_NEXT_TO_KING
+            else:
+                for delta, reach, hit in ranges:
+                    s = sq + delta
+                    while not board[s] and reach > 1:
+                        s += delta
+                        reach -= 1
+                    if hit[board[s]]:
+                        attacked |= bit
+                        break
+        bit <<= 1
+    units += ATTACKED_SQUARE_NEXT_TO_KING * tables.attacked_count[attacked]
     for sq in tables.near[king]:
         piece = board[sq]
         if piece and piece >> 5 == enemy:
@@ -297,6 +317,66 @@ def king_danger(tables, position, colour):
     if units <= 0:
         return 0
     return min(KING_DANGER_MAX_CP, KING_DANGER_CP_PER_UNIT2 * units * units)
+
+
+def least_attacker(tables, board, sq, colour):
+    """The square of `colour`'s least valuable piece attacking `sq`, or -1."""
+    steps, slides, ranges = tables.attackers[colour]
+    worth = tables.exchange_worth
+    best_sq, best_worth = -1, INFINITY
+    for delta, hit in steps:
+        p = board[sq + delta]
+        if hit[p] and worth[p] < best_worth:
+            best_sq, best_worth = sq + delta, worth[p]
+    for delta, hit in slides:
+        s = sq + delta
+        while not board[s]:
+            s += delta
+        p = board[s]
+        if hit[p] and worth[p] < best_worth:
+            best_sq, best_worth = s, worth[p]
+    for delta, reach, hit in ranges:
+        s = sq + delta
+        while not board[s] and reach > 1:
+            s += delta
+            reach -= 1
+        p = board[s]
+        if hit[p] and worth[p] < best_worth:
+            best_sq, best_worth = s, worth[p]
+    return best_sq
+
+
+def exchange_gain(tables, position, m):
+    """Static exchange evaluation of the board move `m` onto a piece: what the mover nets
+    in centipawns (board values; promotions and pins not counted) if both sides go on
+    taking on that square with their least valuable piece for as long as it pays. The
+    pieces that took are lifted off the board as they go, so a slider behind one joins in;
+    they are put back before returning."""
+    board = position.board
+    worth = tables.exchange_worth
+    frm, to = m >> 8 & 0xFF, m & 0xFF
+    gains = [worth[board[to]]]
+    lifted = [(frm, board[frm])]
+    on_square = worth[board[frm]]
+    board[frm] = 0
+    side = 1 - position.side
+    while True:
+        sq = least_attacker(tables, board, to, side)
+        if sq < 0:
+            break
+        gains.append(on_square - gains[-1])
+        if max(-gains[-2], gains[-1]) < 0:
+            break            # neither side gains by going on
+        lifted.append((sq, board[sq]))
+        on_square = worth[board[sq]]
+        board[sq] = 0
+        side = 1 - side
+    for sq, piece in lifted:
+        board[sq] = piece
+    while len(gains) > 1:
+        last = gains.pop()
+        gains[-1] = -max(-gains[-1], last)
+    return gains[0]
 
 
 def king_safety_black(tables, position):
@@ -312,22 +392,24 @@ def evaluate(position):
 
 
 def move_delta(tables, position, m):
-    """How much `m` changes `evaluate_black`; computed before the move is pushed."""
-    to = move_to(m)
+    """How much `m` changes `evaluate_black`; computed before the move is made. (The
+    move's bits are read in place, as in `Engine._keyed`: this runs for every move
+    searched.)"""
+    to = m & 0xFF
     side = position.side
-    if is_drop(m):
-        kind = drop_kind(m)
-        return tables.square_value[kind | (side << 5)][to] - tables.hand_value[side][kind]
-    frm = move_from(m)
-    piece = position.piece_at(frm)
-    moved = piece
-    if is_promotion(m):
-        moved = tables.promoted[piece_kind(piece)] | (side << 5)
-    delta = tables.square_value[moved][to] - tables.square_value[piece][frm]
-    captured = position.piece_at(to)
+    square_value = tables.square_value
+    if not m & 0xFF00:                                    # a drop
+        kind = m >> 17 & 31
+        return square_value[kind | side << 5][to] - tables.hand_value[side][kind]
+    board = position.board
+    frm = m >> 8 & 0xFF
+    piece = board[frm]
+    moved = tables.promoted[piece & 31] | side << 5 if m & PROMOTION else piece
+    delta = square_value[moved][to] - square_value[piece][frm]
+    captured = board[to]
     if captured:
-        delta -= tables.square_value[captured][to]
-        delta += tables.hand_value[side][tables.unpromoted[piece_kind(captured)]]
+        delta += tables.hand_value[side][tables.unpromoted[captured & 31]] \
+            - square_value[captured][to]
     return delta
 
 
@@ -407,14 +489,12 @@ class Engine:
         self._seen[root_key] = 1
         entry = self.tt.get(root_key)
         root_moves = self._order(root_moves, entry[3] if entry else 0, 0)
-        root_ply = len(self._pos.moves())
         best = None
         for iteration in range(1, depth + 1):
             try:
                 score, move = self._aspirated(root_moves, iteration, root_eval, best)
             except _OutOfTime:
-                for _ in range(len(self._pos.moves()) - root_ply):
-                    self._pos.pop()  # unwind the interrupted line back to the root
+                self._pos = position.copy()   # the interrupted line is left on the board
                 break
             root_moves.remove(move)
             root_moves.insert(0, move)
@@ -444,6 +524,15 @@ class Engine:
                                 pv=self._principal_variation(best.move, best.depth),
                                 seconds=time.monotonic() - start)
         self.on_progress(self._pos.side, progress)
+
+    def _count_node(self):
+        """A node is a position the search plays its way into, counted at the move as a USI
+        engine counts them (a node budget then means the same for both engines of a match;
+        a re-search of the same child is not a new node). The limits are checked every
+        TIME_CHECK_NODES nodes."""
+        self.nodes += 1
+        if not self.nodes % TIME_CHECK_NODES:
+            self._check_limits()
 
     def _check_limits(self):
         if self._deadline is not None and time.monotonic() > self._deadline:
@@ -480,9 +569,11 @@ class Engine:
         noise = self.level.noise
         alpha_start = alpha
         best_choice, best_score, best_move = -INFINITY, -INFINITY, moves[0]
+        make, unmake = pos._make, pos._unmake
         for index, m in enumerate(moves):
             child_eval = root_eval + move_delta(tables, pos, m)
-            pos.push(m)
+            captured = make(m)
+            self._count_node()
             if index == 0 or noise:
                 # With noise every root move needs its exact score, not just a bound.
                 score = -self._negamax(depth - 1, -beta, -alpha, 1, child_eval, True)
@@ -490,7 +581,7 @@ class Engine:
                 score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1, child_eval, False)
                 if alpha < score < beta:
                     score = -self._negamax(depth - 1, -beta, -score, 1, child_eval, True)
-            pos.pop()
+            unmake(m, captured)
             choice = score
             if noise and abs(score) < MATE_BOUND:
                 choice += self.rng.randint(0, noise)
@@ -505,11 +596,8 @@ class Engine:
         return best_score, best_move
 
     def _negamax(self, depth, alpha, beta, ply, eval_black, pv_node):
-        self.nodes += 1
-        if not self.nodes % TIME_CHECK_NODES:
-            self._check_limits()
         pos = self._pos
-        key = node_key(pos, eval_black)
+        key = pos.hash + (eval_black << 32)   # node_key, written out: it runs at every node
         seen = self._seen
         if key in seen:
             return 0  # a repeated position: the cycle leads nowhere, count it as a draw
@@ -522,7 +610,8 @@ class Engine:
                 if (flag == EXACT or (flag == LOWER and tt_score >= beta)
                         or (flag == UPPER and tt_score <= alpha)):
                     return tt_score
-        in_check = side_in_check(pos)
+        tables = self._tables
+        in_check = side_in_check(tables, pos)
         if in_check and ply < MAX_PLY // 2:
             depth += 1
         if depth <= 0:
@@ -531,30 +620,33 @@ class Engine:
             return eval_black if pos.side == BLACK else -eval_black
         if tt_move and not pos.is_legal(tt_move):
             tt_move = 0          # another position with the same key stored it
-        tables = self._tables
         seen[key] = 1
         alpha_start = alpha
         best_score, best_move = -INFINITY, 0
-        piece_at = pos.piece_at
+        board = pos.board
         sign = 1 if pos.side == BLACK else -1
         # Frontier futility: one ply from the horizon, a quiet move that leaves the score far
         # below alpha cannot raise it (the reply's quiescence would stand pat) unless it
-        # checks; skipping it saves a push, a pop and a node.
+        # checks; skipping it saves a make, an unmake and a node.
         frontier = depth == 1 and not in_check and not pv_node
-        if frontier:
-            # a quiet move hardly changes the king safety: the parent's stands for the child's
-            king_safety = king_safety_black(tables, pos)
+        # a quiet move hardly changes the king safety: the parent's stands for the child's.
+        # Counted at the first quiet move the test meets: most nodes are cut off before.
+        king_safety = None
+        make, unmake = pos._make, pos._unmake
         index = -1
         for index, m in enumerate(self._staged(tt_move, in_check, ply)):
-            quiet = is_drop(m) or not (piece_at(move_to(m)) or is_promotion(m))
+            quiet = not m & 0xFF00 or not (board[m & 0xFF] or m & PROMOTION)
             child_eval = eval_black + move_delta(tables, pos, m)
             if frontier and quiet and index:
+                if king_safety is None:
+                    king_safety = king_safety_black(tables, pos)
                 after = sign * (child_eval + king_safety)
-                if after + FUTILITY_MARGIN <= alpha and not gives_check(pos, m):
+                if after + FUTILITY_MARGIN <= alpha and not gives_check(tables, pos, m):
                     if after > best_score:
                         best_score = after
                     continue
-            pos.push(m)
+            captured = make(m)
+            self._count_node()
             if index == 0:
                 score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node)
             else:
@@ -563,7 +655,7 @@ class Engine:
                                        child_eval, False)
                 if score > alpha and (reduction or (pv_node and score < beta)):
                     score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node)
-            pos.pop()
+            unmake(m, captured)
             if score > best_score:
                 best_score, best_move = score, m
                 if score > alpha:
@@ -591,12 +683,10 @@ class Engine:
     def _quiesce(self, alpha, beta, ply, eval_black, qply, in_check=None):
         """Resolve captures so a position is never judged in the middle of an exchange.
         `in_check` may be passed when the caller already knows it."""
-        self.nodes += 1
-        if not self.nodes % TIME_CHECK_NODES:
-            self._check_limits()
         pos = self._pos
+        tables = self._tables
         if in_check is None:
-            in_check = side_in_check(pos)
+            in_check = side_in_check(tables, pos)
         # In check the score comes from the evasions: no standing pat to judge.
         stand = eval_black if pos.side == BLACK else -eval_black
         if not in_check:
@@ -604,10 +694,10 @@ class Engine:
             # positions here are far above beta: the term is counted only as far as needed.
             if stand - KING_DANGER_MAX_CP >= beta:
                 return stand - KING_DANGER_MAX_CP   # no danger to the own General is that large
-            stand -= king_danger(self._tables, pos, pos.side)
+            stand -= king_danger(tables, pos, pos.side)
             if stand >= beta:
                 return stand                        # the enemy's danger would only add
-            stand += king_danger(self._tables, pos, 1 - pos.side)
+            stand += king_danger(tables, pos, 1 - pos.side)
         if ply >= MAX_PLY:
             return stand
         if not in_check:
@@ -615,9 +705,9 @@ class Engine:
                 return stand
             if stand > alpha:
                 alpha = stand
-        tables = self._tables
         worth = tables.worth
-        piece_at = pos.piece_at
+        exchange_worth = tables.exchange_worth
+        board = pos.board
         if in_check:
             moves = legal_moves(pos, True)   # every evasion, blocking drops included
             if not moves:
@@ -630,20 +720,26 @@ class Engine:
                 return -MATE_SCORE + ply  # no legal move at all loses, as in _negamax
             scored = []
             for m in moves:
-                victim = piece_at(move_to(m))
+                victim = board[m & 0xFF]
                 if victim:
                     gain = worth[victim]
-                    if stand + gain + 200 < alpha and not is_promotion(m):
-                        continue  # even winning the piece cannot lift the score to alpha
-                    scored.append((gain * 16 - worth[piece_at(move_from(m))] // 16, m))
+                    if not m & PROMOTION:
+                        if stand + gain + 200 < alpha:
+                            continue  # even winning the piece cannot lift the score to alpha
+                        if gain < exchange_worth[board[m >> 8 & 0xFF]] \
+                                and exchange_gain(tables, pos, m) < 0:
+                            continue  # the exchange on that square loses material
+                    scored.append((gain * 16 - worth[board[m >> 8 & 0xFF]] // 16, m))
             scored.sort(reverse=True)
             candidates = [m for _, m in scored]
             best = stand
+        make, unmake = pos._make, pos._unmake
         for m in candidates:
             child_eval = eval_black + move_delta(tables, pos, m)
-            pos.push(m)
+            captured = make(m)
+            self._count_node()
             score = -self._quiesce(-beta, -alpha, ply + 1, child_eval, qply + 1)
-            pos.pop()
+            unmake(m, captured)
             if score > best:
                 best = score
                 if score > alpha:
@@ -673,7 +769,8 @@ class Engine:
                 yield m
             else:
                 rest.append((key, m))
-        rest.extend(self._keyed(drop_moves(pos), ply))
+        history = self.history.get   # a drop's key, as `_keyed` gives it
+        rest.extend([(history(m, 0), m) for m in drop_moves(pos)])
         rest.sort(reverse=True)
         for _, m in rest:
             if m != tt_move:
@@ -689,10 +786,13 @@ class Engine:
 
     def _keyed(self, moves, ply):
         """(key, move) pairs, best first: captures by MVV-LVA, promotions, killers, then by
-        history. (The move's bits are read in place: this runs at every node, over every
-        move.)"""
-        board = self._pos.board
-        worth = self._tables.worth
+        history, and last the captures that lose material in the exchange. (The move's bits
+        are read in place: this runs at every node, over every move.)"""
+        pos = self._pos
+        board = pos.board
+        tables = self._tables
+        worth = tables.worth
+        exchange_worth = tables.exchange_worth
         killer, second_killer = self._killers[ply]
         history = self.history.get
         keyed = []
@@ -703,7 +803,12 @@ class Engine:
             else:
                 victim = board[m & 0xFF]
                 if victim:
-                    key = (1 << 24) + worth[victim] * 16 - worth[board[m >> 8 & 0xFF]] // 16
+                    attacker = board[m >> 8 & 0xFF]
+                    key = (1 << 24) + worth[victim] * 16 - worth[attacker] // 16
+                    if worth[victim] < exchange_worth[attacker] and not m & PROMOTION:
+                        gain = exchange_gain(tables, pos, m)
+                        if gain < 0:
+                            key = gain - 1   # a losing capture: after every quiet move
                 elif m & PROMOTION:
                     key = 1 << 23
                 elif m == killer:
@@ -736,11 +841,19 @@ class Engine:
         return line
 
 
-def side_in_check(position):
-    """Is the side to move in check? Read from the mark of the move that led here."""
-    if position.plies:
-        return bool(position._record(position.plies - 1) & _CHECK_FLAG)
-    return position.in_check()
+def side_in_check(tables, position):
+    """Is the side to move in check? Asked at every node: the core's `push` would answer it
+    too, but also write the move into the game's history, which the search has no use for."""
+    side = position.side
+    return attacked(position.board, position.kings[side], tables.attackers[1 - side])
+
+
+def gives_check(tables, position, m):
+    """Does the legal move `m` put the opponent in check? (made, looked at, taken back)"""
+    captured = position._make(m)
+    check = side_in_check(tables, position)
+    position._unmake(m, captured)
+    return check
 
 
 def _score_to_tt(score, ply):

@@ -7,22 +7,32 @@ asks for moves at every node, so here the same moves are built the quick way:
 - drops go on the empty squares a kind may stand on, in one pass per kind (the only test
   left per square is the pawn's mate-by-drop ban, where a variant has it, and only in front
   of the enemy General);
-- the General's moves are tested with the General lifted off the board, not made and unmade;
+- the General's moves are tested with the General lifted off the board, not made and unmade,
+  and attacks are read with a lookup table per attack line (`attack_lines`);
 - in check, a piece other than the General can only answer by taking the one checker or, with
   a drop too, by standing between it and the General when it comes from a distance: only
-  those squares are tried.
+  those squares are tried, and the pieces that reach them are looked up from there;
+- the other pieces' moves are read from per-square lists made once from the core's tables
+  (`move_lines`): the squares each step reaches, the rays of each slide, and whether a move
+  to each square may or must promote, so a move costs an index, not a call. Pinned pieces
+  still go through the core's own generator, which tests each move for safety.
 
-The other pieces' moves come from the core's own tables. Host-only: the Pico never searches
-(tests/test_engine_movegen.py checks these moves against independent oracles).
+Host-only: the Pico never searches (tests/test_engine_movegen.py checks these moves against
+independent oracles).
 """
 from collections import namedtuple
 
+from shogicore.move import PROMOTION
 from shogicore.variants import KING, PAWN
 
 EMPTY = 0
 SidedTables = namedtuple("SidedTables", "steps slides ranges step_attacks slide_attacks "
                                         "range_attacks")
 _SIDED = {}
+_LINES = {}
+_ATTACKS = {}
+# The promotion zone is the three farthest ranks, as in Position._add.
+_ZONE_DEPTH = 3
 
 
 def sided_tables(variant, side):
@@ -43,6 +53,134 @@ def sided_tables(variant, side):
     return tables
 
 
+def attack_lines(variant, colour):
+    """`colour`'s attack lines (steps, slides, ranges) as the core's `_attacked` reads them,
+    each with a table by board value (0..64) that is 1 for the pieces of `colour` attacking
+    along it: one lookup where the core shifts and compares."""
+    key = (variant, colour)
+    lines = _ATTACKS.get(key)
+    if lines is None:
+        sided = sided_tables(variant, colour)
+
+        def hits(mask):
+            return bytes(1 if p and p >> 5 == colour and (mask >> (p & 31)) & 1 else 0
+                         for p in range(65))
+        lines = _ATTACKS[key] = (
+            tuple((delta, hits(mask)) for delta, mask in sided.step_attacks),
+            tuple((delta, hits(mask)) for delta, mask in sided.slide_attacks),
+            tuple((delta, reach, hits(mask)) for delta, reach, mask in sided.range_attacks))
+    return lines
+
+
+def attacked(board, sq, lines):
+    """Is `sq` attacked along `lines` (`attack_lines` of the attacking colour)? The core's
+    `Position._attacked`, with lookup tables."""
+    steps, slides, ranges = lines
+    for delta, hit in steps:
+        if hit[board[sq + delta]]:
+            return True
+    for delta, hit in slides:
+        s = sq + delta
+        while not board[s]:
+            s += delta
+        if hit[board[s]]:
+            return True
+    for delta, reach, hit in ranges:
+        s = sq + delta
+        while not board[s] and reach > 1:
+            s += delta
+            reach -= 1
+        if hit[board[s]]:
+            return True
+    return False
+
+
+def attackers(board, sq, lines):
+    """The squares of the pieces attacking `sq` along `lines` (`attack_lines` of their
+    colour), each once."""
+    steps, slides, ranges = lines
+    found = [sq + delta for delta, hit in steps if hit[board[sq + delta]]]
+    for delta, hit in slides:
+        s = sq + delta
+        while not board[s]:
+            s += delta
+        if hit[board[s]]:
+            found.append(s)
+    for delta, reach, hit in ranges:
+        s = sq + delta
+        while not board[s] and reach > 1:
+            s += delta
+            reach -= 1
+        if hit[board[s]]:
+            found.append(s)
+    return set(found)
+
+
+def move_lines(variant, side):
+    """lines[piece][sq] for `side`'s pieces: (the squares its steps reach, its slides' and
+    ranges' rays as square tuples, promotion[to]: 0 when a move from `sq` to `to` cannot
+    promote, 1 when it may, 2 when it must). Off-board squares are left out, so only what
+    stands on a square is left to test."""
+    key = (variant, side)
+    lines = _LINES.get(key)
+    if lines is not None:
+        return lines
+    sided = sided_tables(variant, side)
+    depth = variant.depth[side]
+    on_board = variant.on_board
+    lines = _LINES[key] = [None] * 64
+    for kind in variant.kinds:
+        piece = kind | (side << 5)
+        per_square = lines[piece] = [None] * variant.size
+        for sq in variant.squares:
+            steps = tuple(sq + d for d in sided.steps[kind] if on_board(sq + d))
+            rays = []
+            ends = [(d, variant.size) for d in sided.slides[kind]] + list(sided.ranges[kind])
+            for d, reach in ends:
+                ray = []
+                to = sq + d
+                while on_board(to) and len(ray) < reach:
+                    ray.append(to)
+                    to += d
+                if ray:
+                    rays.append(tuple(ray))
+            promotion = bytearray(variant.size)
+            if variant.promote[kind]:
+                for to in variant.squares:
+                    if depth[to] <= _ZONE_DEPTH or depth[sq] <= _ZONE_DEPTH:
+                        promotion[to] = 2 if depth[to] <= variant.forced[kind] else 1
+            per_square[sq] = (steps, tuple(rays), bytes(promotion))
+    return lines
+
+
+def piece_moves(lines, board, sq, enemy, out):
+    """Append the moves of the piece on `sq` (not pinned, not the General), read from
+    `move_lines`; in the core's terms, `Position._piece_moves` without a safety test."""
+    steps, rays, promotion = lines[board[sq]][sq]
+    base = sq << 8
+    append = out.append
+    for to in steps:
+        t = board[to]
+        if not t or t >> 5 == enemy:
+            can = promotion[to]
+            if can != 2:
+                append(base | to)
+            if can:
+                append(base | to | PROMOTION)
+    for ray in rays:
+        for to in ray:
+            t = board[to]
+            if t and t >> 5 != enemy:
+                break
+            can = promotion[to]
+            if can != 2:
+                append(base | to)
+            if can:
+                append(base | to | PROMOTION)
+            if t:
+                break
+
+
 def legal_moves(position, in_check):
     """The same moves as `position.legal_moves()` (`in_check`: is the side to move in
     check?), board moves first."""
@@ -56,15 +194,23 @@ def legal_moves(position, in_check):
     out = _king_moves(position, king)
     checkers, answers = check_answers(position)
     if checkers < 2:                       # against two checkers only the General moves
-        # the other pieces can only take or block the checker: their moves are kept when
-        # they land there and leave the General safe
-        moves = []
-        for sq in position.variant.squares:
-            p = board[sq]
-            if p and p >> 5 == side and sq != king:
-                position._piece_moves(sq, moves, False, ())
+        # the other pieces can only take or block the checker: the pieces that reach an
+        # answering square (a piece moves as it attacks) are looked up from that square,
+        # and their moves kept when they leave the General safe
+        own = attack_lines(position.variant, side)
+        lines = move_lines(position.variant, side)
         safe = position._safe
-        out.extend([m for m in moves if m & 0xFF in answers and safe(m)])
+        for to in answers:
+            for frm in attackers(board, to, own):
+                if frm == king:
+                    continue
+                m = (frm << 8) | to
+                if safe(m):
+                    can_promote = lines[board[frm]][frm][2][to]
+                    if can_promote != 2:
+                        out.append(m)
+                    if can_promote:
+                        out.append(m | PROMOTION)
     hand = position.hands[side]
     blocks = [sq for sq in answers if not board[sq]]
     for kind in position.variant.hand_kinds:
@@ -83,10 +229,15 @@ def board_moves(position):
     king = position.kings[side]
     out = _king_moves(position, king)
     pinned = position._pinned(side)
+    lines = move_lines(position.variant, side)
+    enemy = 1 - side
     for sq in position.variant.squares:
         p = board[sq]
         if p and p >> 5 == side and sq != king:
-            position._piece_moves(sq, out, False, pinned)
+            if sq in pinned:
+                position._piece_moves(sq, out, False, pinned)
+            else:
+                piece_moves(lines, board, sq, enemy, out)
     return out
 
 
@@ -124,7 +275,7 @@ def _king_moves(position, king):
     board = position.board
     side = position.side
     enemy = 1 - side
-    attacked = position._attacked
+    lines = attack_lines(position.variant, enemy)
     general = board[king]
     board[king] = EMPTY
     out = []
@@ -132,7 +283,7 @@ def _king_moves(position, king):
         for d in sided_tables(position.variant, side).steps[KING]:
             to = king + d
             t = board[to]
-            if (t == EMPTY or t >> 5 == enemy) and not attacked(to, enemy):
+            if (t == EMPTY or t >> 5 == enemy) and not attacked(board, to, lines):
                 out.append((king << 8) | to)
     finally:
         board[king] = general
@@ -168,11 +319,3 @@ def check_answers(position):
             checkers += 1
             answers = line + [s]
     return checkers, answers if checkers == 1 else ()
-
-
-def gives_check(position, m):
-    """Does the legal move `m` put the opponent in check? (made, looked at, taken back)"""
-    captured = position._make(m)
-    check = position.in_check()
-    position._unmake(m, captured)
-    return check
