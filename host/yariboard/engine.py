@@ -23,7 +23,7 @@ from shogicore.position import piece_colour
 from shogicore.variants import BLACK, KING, WHITE
 
 from yariboard.captures import captures_and_promotions
-from yariboard.movegen import (attack_lines, attacked, board_moves, drop_moves,
+from yariboard.movegen import (attack_lines, attacked, attackers, board_moves, drop_moves,
                                legal_moves)
 
 MATE_SCORE = 100000
@@ -181,10 +181,13 @@ class _Tables:
         # General on `king`, all at once. One (square, table) pair for each square a step
         # attack could come from; the table gives, by what stands there, the bit set of the
         # neighbours (bit i for next_to[king][i]) that piece attacks.
+        # line_attackers[colour]: the same without the steps.
         self.attackers = []
+        self.line_attackers = []
         self.step_zone = []
         for colour in (BLACK, WHITE):
             self.attackers.append(attack_lines(variant, colour))
+            self.line_attackers.append(((),) + self.attackers[colour][1:])
             # (delta, the board values that attack along it) of each step attack
             step_hits = [(delta, [p for p, attacks in enumerate(hit) if attacks])
                          for delta, hit in self.attackers[colour][0]]
@@ -264,10 +267,10 @@ def material_black(position):
 
 def king_danger(tables, position, colour):
     """Centipawns `colour` loses for the danger to its General (see the king-safety
-    constants at the top). The attack test is the core's `_attacked`, written out here with
-    the lookup tables of `_Tables`: the step attacks on all the neighbours read at once from
-    the squares they could come from, then the lines only for the neighbours still unhit.
-    This runs at every judged position."""
+    constants at the top). This runs at every judged position, so the attacks on the
+    neighbours are read the quick way: the step attacks on all of them at once, from the
+    squares they could come from (`_Tables.step_zone`), then the lines (`movegen.attacked`)
+    only for the neighbours still unhit."""
     board = position.board
     king = position.kings[colour]
     enemy = 1 - colour
@@ -281,31 +284,16 @@ def king_danger(tables, position, colour):
             units -= GUARD_NEXT_TO_KING
         else:
             units += ATTACKER_NEXT_TO_KING
-    attacked = 0
+    hit = 0             # the neighbours attacked, a bit each
     for sq, neighbours_hit in tables.step_zone[enemy][king]:
-        attacked |= neighbours_hit[board[sq]]
-    _, slides, ranges = tables.attackers[enemy]
+        hit |= neighbours_hit[board[sq]]
+    lines = tables.line_attackers[enemy]
     bit = 1
     for sq in neighbours:
-        if not attacked & bit:
-            for delta, hit in slides:
-                s = sq + delta
-                while not board[s]:
-                    s += delta
-                if hit[board[s]]:
-                    attacked |= bit
-                    break
-            else:
-                for delta, reach, hit in ranges:
-                    s = sq + delta
-                    while not board[s] and reach > 1:
-                        s += delta
-                        reach -= 1
-                    if hit[board[s]]:
-                        attacked |= bit
-                        break
+        if not hit & bit and attacked(board, sq, lines):
+            hit |= bit
         bit <<= 1
-    units += ATTACKED_SQUARE_NEXT_TO_KING * tables.attacked_count[attacked]
+    units += ATTACKED_SQUARE_NEXT_TO_KING * tables.attacked_count[hit]
     for sq in tables.near[king]:
         piece = board[sq]
         if piece and piece >> 5 == enemy:
@@ -320,30 +308,13 @@ def king_danger(tables, position, colour):
 
 
 def least_attacker(tables, board, sq, colour):
-    """The square of `colour`'s least valuable piece attacking `sq`, or -1."""
-    steps, slides, ranges = tables.attackers[colour]
+    """The square of `colour`'s least valuable piece attacking `sq` (the first found of
+    equal worth), or -1."""
+    found = attackers(board, sq, tables.attackers[colour])
+    if not found:
+        return -1
     worth = tables.exchange_worth
-    best_sq, best_worth = -1, INFINITY
-    for delta, hit in steps:
-        p = board[sq + delta]
-        if hit[p] and worth[p] < best_worth:
-            best_sq, best_worth = sq + delta, worth[p]
-    for delta, hit in slides:
-        s = sq + delta
-        while not board[s]:
-            s += delta
-        p = board[s]
-        if hit[p] and worth[p] < best_worth:
-            best_sq, best_worth = s, worth[p]
-    for delta, reach, hit in ranges:
-        s = sq + delta
-        while not board[s] and reach > 1:
-            s += delta
-            reach -= 1
-        p = board[s]
-        if hit[p] and worth[p] < best_worth:
-            best_sq, best_worth = s, worth[p]
-    return best_sq
+    return min(found, key=lambda s: worth[board[s]])
 
 
 def exchange_gain(tables, position, m):
