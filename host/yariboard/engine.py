@@ -310,11 +310,12 @@ def king_danger(tables, position, colour):
 def least_attacker(tables, board, sq, colour):
     """The square of `colour`'s least valuable piece attacking `sq` (the first found of
     equal worth), or -1."""
-    found = attackers(board, sq, tables.attackers[colour])
-    if not found:
-        return -1
     worth = tables.exchange_worth
-    return min(found, key=lambda s: worth[board[s]])
+    best_sq, best_worth = -1, INFINITY
+    for s in attackers(board, sq, tables.attackers[colour]):
+        if worth[board[s]] < best_worth:
+            best_sq, best_worth = s, worth[board[s]]
+    return best_sq
 
 
 def exchange_gain(tables, position, m):

@@ -97,7 +97,8 @@ def attacked(board, sq, lines):
 
 def attackers(board, sq, lines):
     """The squares of the pieces attacking `sq` along `lines` (`attack_lines` of their
-    colour), each once: those of step attacks first, then of slides, then of ranges."""
+    colour): those of step attacks first, then of slides, then of ranges. Each comes once,
+    as no kind has a step along one of its own slides or ranges."""
     steps, slides, ranges = lines
     found = [sq + delta for delta, hit in steps if hit[board[sq + delta]]]
     for delta, hit in slides:
@@ -113,7 +114,7 @@ def attackers(board, sq, lines):
             reach -= 1
         if hit[board[s]]:
             found.append(s)
-    return list(dict.fromkeys(found))
+    return found
 
 
 def move_lines(variant, side):
