@@ -54,9 +54,14 @@ def test_demo_on_the_wa_board_saves_a_legal_wa_game(tmp_path):
     run = yariboard(tmp_path, "demo", "--board", "wa-11x11", "--max-plies", "24")
     assert run.returncode == 0, run.stderr
     [game] = archived(tmp_path)
-    assert game.variant == "wa" and len(game.moves) == 24
+    assert game.variant == "wa"
     replay(game)                       # every stored move is legal under Wa's rules
-    assert game.reason == "adjudication" or game.winner
+    # the engines search for a time, so the game is the machine's: it runs to the move
+    # limit, or ends sooner only with a winner (a weak level can be mated in a dozen plies)
+    if game.reason == "adjudication":
+        assert len(game.moves) == 24
+    else:
+        assert game.winner in ("black", "white") and 0 < len(game.moves) < 24
 
 
 @needs_crazywa
