@@ -43,6 +43,7 @@ ASPIRATION_WINDOW = 50
 
 EXACT, LOWER, UPPER = 0, 1, 2
 KILLER_KEY = 1 << 22   # ordering keys from here up: captures, promotions, killers
+CAPTURE_KEY = 1 << 24  # and from here up, captures
 
 
 @dataclass
@@ -724,7 +725,9 @@ class Engine:
         """The moves of the node in the order they are tried, each stage built only when
         the one before has not cut the node off: the hash move, before anything is
         generated; then the board moves' captures, promotions and killers; then the other
-        board moves and the drops together, by history."""
+        board moves and the drops together, by history, and the captures that lose the
+        exchange. (The order of `_keyed`, with each capture's exchange counted only when
+        its turn comes: a cut-off before it saves the count.)"""
         pos = self._pos
         if tt_move:
             yield tt_move
@@ -734,10 +737,19 @@ class Engine:
                     yield m
             return
         rest = []
-        for key, m in self._keyed(board_moves(pos), ply):
+        tables = self._tables
+        board = pos.board
+        worth, exchange_worth = tables.worth, tables.exchange_worth
+        for key, m in self._keyed(board_moves(pos), ply, exchange=False):
             if m == tt_move:
                 continue
             if key >= KILLER_KEY:
+                if key >= CAPTURE_KEY and not m & PROMOTION \
+                        and worth[board[m & 0xFF]] < exchange_worth[board[m >> 8 & 0xFF]]:
+                    gain = exchange_gain(tables, pos, m)
+                    if gain < 0:
+                        rest.append((gain - 1, m))   # its key in `_keyed`
+                        continue
                 yield m
             else:
                 rest.append((key, m))
@@ -756,10 +768,11 @@ class Engine:
             ordered.insert(0, tt_move)
         return ordered
 
-    def _keyed(self, moves, ply):
+    def _keyed(self, moves, ply, exchange=True):
         """(key, move) pairs, best first: captures by MVV-LVA, promotions, killers, then by
         history, and last the captures that lose material in the exchange. (The move's bits
-        are read in place: this runs at every node, over every move.)"""
+        are read in place: this runs at every node, over every move.) Without `exchange`,
+        every capture is keyed by MVV-LVA: the caller weighs the exchange itself."""
         pos = self._pos
         board = pos.board
         tables = self._tables
@@ -776,8 +789,9 @@ class Engine:
                 victim = board[m & 0xFF]
                 if victim:
                     attacker = board[m >> 8 & 0xFF]
-                    key = (1 << 24) + worth[victim] * 16 - worth[attacker] // 16
-                    if worth[victim] < exchange_worth[attacker] and not m & PROMOTION:
+                    key = CAPTURE_KEY + worth[victim] * 16 - worth[attacker] // 16
+                    if exchange and worth[victim] < exchange_worth[attacker] \
+                            and not m & PROMOTION:
                         gain = exchange_gain(tables, pos, m)
                         if gain < 0:
                             key = gain - 1   # a losing capture: after every quiet move
