@@ -352,6 +352,17 @@ def exchange_gain(tables, position, m):
     return gains[0]
 
 
+def loses_exchange(tables, position, m):
+    """How much the capture `m` loses in the static exchange (a negative gain), or 0: only a
+    capture of a piece worth less than the one taking can lose, and one that promotes is not
+    judged by it."""
+    board = position.board
+    if m & PROMOTION or tables.worth[board[m & 0xFF]] >= \
+            tables.exchange_worth[board[m >> 8 & 0xFF]]:
+        return 0
+    return min(exchange_gain(tables, position, m), 0)
+
+
 def king_safety_black(tables, position):
     """The king-safety term from Black's side. Not part of `evaluate_black`: it changes with
     pieces far from the moved one, so it is counted afresh where a position is judged."""
@@ -679,7 +690,6 @@ class Engine:
             if stand > alpha:
                 alpha = stand
         worth = tables.worth
-        exchange_worth = tables.exchange_worth
         board = pos.board
         if in_check:
             moves = legal_moves(pos, True)   # every evasion, blocking drops included
@@ -699,8 +709,7 @@ class Engine:
                     if not m & PROMOTION:
                         if stand + gain + 200 < alpha:
                             continue  # even winning the piece cannot lift the score to alpha
-                        if gain < exchange_worth[board[m >> 8 & 0xFF]] \
-                                and exchange_gain(tables, pos, m) < 0:
+                        if loses_exchange(tables, pos, m):
                             continue  # the exchange on that square loses material
                     scored.append((gain * 16 - worth[board[m >> 8 & 0xFF]] // 16, m))
             scored.sort(reverse=True)
@@ -738,18 +747,14 @@ class Engine:
             return
         rest = []
         tables = self._tables
-        board = pos.board
-        worth, exchange_worth = tables.worth, tables.exchange_worth
         for key, m in self._keyed(board_moves(pos), ply, exchange=False):
             if m == tt_move:
                 continue
             if key >= KILLER_KEY:
-                if key >= CAPTURE_KEY and not m & PROMOTION \
-                        and worth[board[m & 0xFF]] < exchange_worth[board[m >> 8 & 0xFF]]:
-                    gain = exchange_gain(tables, pos, m)
-                    if gain < 0:
-                        rest.append((gain - 1, m))   # its key in `_keyed`
-                        continue
+                loss = loses_exchange(tables, pos, m) if key >= CAPTURE_KEY else 0
+                if loss:
+                    rest.append((loss - 1, m))   # its key in `_keyed`
+                    continue
                 yield m
             else:
                 rest.append((key, m))
@@ -777,7 +782,6 @@ class Engine:
         board = pos.board
         tables = self._tables
         worth = tables.worth
-        exchange_worth = tables.exchange_worth
         killer, second_killer = self._killers[ply]
         history = self.history.get
         keyed = []
@@ -790,11 +794,9 @@ class Engine:
                 if victim:
                     attacker = board[m >> 8 & 0xFF]
                     key = CAPTURE_KEY + worth[victim] * 16 - worth[attacker] // 16
-                    if exchange and worth[victim] < exchange_worth[attacker] \
-                            and not m & PROMOTION:
-                        gain = exchange_gain(tables, pos, m)
-                        if gain < 0:
-                            key = gain - 1   # a losing capture: after every quiet move
+                    loss = loses_exchange(tables, pos, m) if exchange else 0
+                    if loss:
+                        key = loss - 1   # a losing capture: after every quiet move
                 elif m & PROMOTION:
                     key = 1 << 23
                 elif m == killer:
