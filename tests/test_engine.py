@@ -13,6 +13,7 @@ from shogicore.variants import BLACK, SHOGI, WHITE, YARI
 from yariboard.engine import (LEVELS, MATE_BOUND, Engine, evaluate, evaluate_black,
                               exchange_gain, king_danger, material_black, move_delta,
                               tables_for)
+from yariboard.benchmarks import engine as engine_benchmark
 from yariboard.players import GreedyPlayer, RandomPlayer, play_game
 
 
@@ -353,6 +354,41 @@ def test_nodes_count_each_position_searched_once(monkeypatch, variant, sfen):
     result = Engine().search(Position(variant, sfen), depth=4)
     assert result.nodes > 1000
     assert result.nodes == len(plays)
+
+
+@pytest.mark.parametrize("variant, sfen", [
+    (YARI, BENCH_LIKE_SFEN),
+    (YARI, "4kb+R/r1n1b2/pppppp1/2n4/1P5/2P1P2/P1BPNP+r/B2K3/2R1N1+p b p 35"),
+    (SHOGI, "ln1g3nl/1r1s1kg2/p1ppppsp1/6p1p/1p7/2P3P2/PPSPPP1PP/2G1K2R1/LN3GSNL b Bb 21"),
+])
+def test_remembered_king_danger_leaves_the_search_unchanged(monkeypatch, variant, sfen):
+    """The search remembers each position's king danger (`Engine._king_danger`), in a store
+    it empties when full. Counted afresh at every call instead, or remembered in a store of
+    16, the search must play the same move with the same score after the same nodes."""
+    import yariboard.engine as engine
+    position = Position(variant, sfen)
+    remembered = Engine().search(position, depth=4)
+    monkeypatch.setattr(engine, "DANGER_MAX_ENTRIES", 16)
+    small = Engine()
+    assert _same_search(small.search(position, depth=4), remembered)
+    assert len(small._dangers) <= 16
+    monkeypatch.setattr(Engine, "_king_danger",
+                        lambda self, key, colour: king_danger(self._tables, self._pos, colour))
+    assert _same_search(Engine().search(position, depth=4), remembered)
+
+
+def _same_search(one, other):
+    return (one.move, one.score, one.nodes, one.pv) == (other.move, other.score, other.nodes,
+                                                         other.pv)
+
+
+def test_fixed_depth_benchmark_searches_the_same_tree_every_run():
+    """`bench engine` compares versions by the nodes per CPU second of a fixed-depth
+    search, which holds only if every run walks the same tree: a fresh engine each time."""
+    position = Position(YARI, BENCH_LIKE_SFEN)
+    nodes, seconds = engine_benchmark.fixed_depth_search(position, depth=3, runs=2)
+    assert nodes == Engine().search(position, depth=3).nodes
+    assert seconds > 0
 
 
 def test_transposition_table_saves_work_on_a_second_search():

@@ -33,6 +33,7 @@ MATE_BOUND = MATE_SCORE - MAX_PLY
 INFINITY = MATE_SCORE + 1
 MAX_DEPTH = 64
 TT_MAX_ENTRIES = 1 << 20
+DANGER_MAX_ENTRIES = 1 << 18
 # How often (in nodes) the clock is read: at 5-20k nodes per second, every 15-50 ms.
 TIME_CHECK_NODES = 256
 QUIESCENCE_MAX_PLIES = 8
@@ -458,6 +459,7 @@ class Engine:
         self._pos = position.copy()
         self._tables = tables_for(position.variant)
         self._seen = _history_keys(self._pos)
+        self._dangers = {}
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self.progress = None
@@ -623,7 +625,7 @@ class Engine:
             child_eval = eval_black + move_delta(tables, pos, m)
             if frontier and quiet and index:
                 if king_safety is None:
-                    king_safety = king_safety_black(tables, pos)
+                    king_safety = self._king_danger(key, WHITE) - self._king_danger(key, BLACK)
                 after = sign * (child_eval + king_safety)
                 if after + FUTILITY_MARGIN <= alpha and not gives_check(tables, pos, m):
                     if after > best_score:
@@ -678,10 +680,11 @@ class Engine:
             # positions here are far above beta: the term is counted only as far as needed.
             if stand - KING_DANGER_MAX_CP >= beta:
                 return stand - KING_DANGER_MAX_CP   # no danger to the own General is that large
-            stand -= king_danger(tables, pos, pos.side)
+            key = pos.hash + (eval_black << 32)     # node_key, written out
+            stand -= self._king_danger(key, pos.side)
             if stand >= beta:
                 return stand                        # the enemy's danger would only add
-            stand += king_danger(tables, pos, 1 - pos.side)
+            stand += self._king_danger(key, 1 - pos.side)
         if ply >= MAX_PLY:
             return stand
         if not in_check:
@@ -729,6 +732,20 @@ class Engine:
                     if alpha >= beta:
                         break
         return best
+
+    def _king_danger(self, key, colour):
+        """`king_danger` of `colour` in the search's position, whose `node_key` is `key`.
+        Remembered for the search: iterative deepening judges the same positions again at
+        each depth (about a quarter of the calls), and the term is the costliest part of the
+        evaluation."""
+        key = key << 1 | colour
+        dangers = self._dangers
+        danger = dangers.get(key)
+        if danger is None:
+            if len(dangers) >= DANGER_MAX_ENTRIES:
+                dangers.clear()   # a long search: start again rather than grow without end
+            danger = dangers[key] = king_danger(self._tables, self._pos, colour)
+        return danger
 
     def _staged(self, tt_move, in_check, ply):
         """The moves of the node in the order they are tried, each stage built only when

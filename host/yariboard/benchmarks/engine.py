@@ -1,5 +1,6 @@
-"""`yariboard bench engine`: built-in engine speed (nodes per second, depth reached in 1 s
-and 5 s) on three Yari middlegames, then its match scores against the random mover (40 games)
+"""`yariboard bench engine`: built-in engine speed on three Yari middlegames (nodes per CPU
+second of a fixed-depth search; depth and nodes per second reached in 1 s and 5 s), then its
+match scores against the random mover (40 games)
 and the one-ply greedy player (20 games). The matches take a few minutes; each game's result
 is printed as it finishes."""
 import time
@@ -17,14 +18,34 @@ MIDDLEGAMES = (
     ("middlegame-2", "r1k2+N1/2nr3/p2b1pp/1p2p2/2p2PP/PP1p3/1BPNPN1/3B3/2RK2R b Bp 35"),
     ("middlegame-3", "2nk3/3rb2/2pp1rp/pn2pp1/1pP1b2/P2B2P/1P1PPP1/R2BR2/3KNN1 b - 35"),
 )
+# A fixed-depth search walks the same tree on every run, so its rate compares two versions of
+# the engine; a timed search stops wherever the clock falls. Timed in CPU seconds, best of
+# FIXED_DEPTH_RUNS, so other work on a shared machine counts for as little as it can.
+FIXED_DEPTH = 6
+FIXED_DEPTH_RUNS = 2
 SEARCH_SECONDS = (1, 5)
 MATCH_DEPTH = 2
 MATCHES = ((RandomPlayer, 40), (GreedyPlayer, 20))
 
 
+def fixed_depth_search(position, depth=FIXED_DEPTH, runs=FIXED_DEPTH_RUNS):
+    """(nodes, CPU seconds) of a search of `position` to `depth` from an empty hash table:
+    the fastest of `runs` runs."""
+    fastest = None
+    for _ in range(runs):
+        started = time.process_time()
+        result = Engine().search(position, depth=depth)
+        seconds = time.process_time() - started
+        fastest = seconds if fastest is None else min(fastest, seconds)
+    return result.nodes, fastest
+
+
 def run():
     for label, sfen in MIDDLEGAMES:
         position = Position(YARI, sfen)
+        nodes, seconds = fixed_depth_search(position)
+        print("%s depth %d: %d nodes in %.2f CPU s, %d nodes per CPU second"
+              % (label, FIXED_DEPTH, nodes, seconds, nodes / max(seconds, 1e-9)), flush=True)
         for seconds in SEARCH_SECONDS:
             result = Engine().search(position, time_limit=seconds)
             print("%s %ds depth: %d" % (label, seconds, result.depth), flush=True)
