@@ -288,6 +288,48 @@ def test_quiescence_counts_king_safety_as_far_as_the_window_needs(sfen):
             assert score == full
 
 
+@pytest.mark.parametrize("sfen", ["3k3/7/7/7/7/7/7/7/3K3 b 2R2Bp 1",
+                                  "3k3/7/7/7/7/7/7/7/3K3 w P2r2b 1"])
+def test_reverse_futility_cuts_off_only_far_above_beta_near_the_horizon(sfen):
+    """A null-window node within REVERSE_FUTILITY_DEPTH plies of the horizon whose judgement
+    stands REVERSE_FUTILITY_MARGIN per ply above beta returns that bound without playing a
+    move; one ply deeper, a little less far above beta, or on the principal variation, it is
+    searched. In check it is always searched (`test_..._in_check_...` below)."""
+    import yariboard.engine as engine
+    position = Position(YARI, sfen)
+    static = evaluate(position)
+    depth = engine.REVERSE_FUTILITY_DEPTH
+    margin = engine.REVERSE_FUTILITY_MARGIN * depth
+
+    def search(depth, beta, pv_node=False):
+        searcher = _searcher_on(position)
+        score = searcher._negamax(depth, beta - 1, beta, 1, evaluate_black(position), pv_node)
+        return score, searcher.nodes
+
+    assert search(depth, static - margin) == (static - margin, 0)
+    assert search(depth, static - margin + 1)[1] > 0
+    assert search(depth + 1, static - 10 * margin)[1] > 0
+    assert search(depth, static - 10 * margin, pv_node=True)[1] > 0
+
+
+def test_reverse_futility_leaves_a_side_in_check_searched():
+    position = Position(YARI, "3k3/7/7/7/7/7/7/3p3/3K3 b 2R2B 1")   # the Pawn gives check
+    assert position.in_check()
+    searcher = _searcher_on(position)
+    beta = evaluate(position) - 10000
+    score = searcher._negamax(1, beta - 1, beta, 1, evaluate_black(position), False)
+    assert searcher.nodes > 0 and score >= beta
+
+
+def _searcher_on(position):
+    """An engine set up to search `position` from inside: nothing seen, stored or counted."""
+    searcher = Engine()
+    searcher.search(position, depth=1)
+    searcher._seen, searcher.nodes = {}, 0
+    searcher.tt.clear()
+    return searcher
+
+
 def test_search_leaves_position_untouched_and_returns_legal_move():
     position = Position(YARI, BENCH_LIKE_SFEN)
     before = (position.sfen(), position.moves())

@@ -38,6 +38,10 @@ DANGER_MAX_ENTRIES = 1 << 18
 TIME_CHECK_NODES = 256
 QUIESCENCE_MAX_PLIES = 8
 FUTILITY_MARGIN = 150
+# Reverse futility: this close to the horizon, a position whose own judgement stands this far
+# above beta for each ply left is cut off without a search.
+REVERSE_FUTILITY_DEPTH = 3
+REVERSE_FUTILITY_MARGIN = 120
 # From depth 4 the root is searched in a window this wide around the last iteration's score
 # (widened fourfold on each miss): most lines then end in a bound sooner.
 ASPIRATION_WINDOW = 50
@@ -606,6 +610,18 @@ class Engine:
             return eval_black if pos.side == BLACK else -eval_black
         if tt_move and not pos.is_legal(tt_move):
             tt_move = 0          # another position with the same key stored it
+        if depth <= REVERSE_FUTILITY_DEPTH and not in_check and not pv_node \
+                and abs(beta) < MATE_BOUND:
+            # Reverse futility: a position judged this far above beta this close to the
+            # horizon almost always fails high (the side to move still has its move to
+            # play), so it is cut off with that bound, unsearched. What is missed is a threat
+            # of the opponent's that the judgement does not see and the few plies left would.
+            margin = REVERSE_FUTILITY_MARGIN * depth
+            static = eval_black + self._king_danger(key, WHITE) - self._king_danger(key, BLACK)
+            if pos.side != BLACK:
+                static = -static
+            if static - margin >= beta:
+                return static - margin
         seen[key] = 1
         alpha_start = alpha
         best_score, best_move = -INFINITY, 0

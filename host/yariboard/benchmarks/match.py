@@ -2,8 +2,9 @@
 Fairy-Stockfish at 1k, 10k and 100k nodes per move, 20 games each (10 openings of a few
 random plies, each played with both colours), with the Elo difference that score implies.
 
-The 100k match takes about a quarter of an hour; YARIBOARD_BENCH_MATCH_NODES="1000,10000" picks the
-budgets, YARIBOARD_BENCH_MATCH_GAMES the games per budget. Needs `yariboard engines install
+The 100k match is the long one: from a quarter of an hour to well over an hour, by machine.
+YARIBOARD_BENCH_MATCH_NODES="1000,10000" picks the budgets, YARIBOARD_BENCH_MATCH_GAMES the
+games per budget. Needs `yariboard engines install
 fsf`; without it the benchmark says so and stops."""
 import math
 import os
