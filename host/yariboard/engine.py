@@ -610,30 +610,29 @@ class Engine:
             return eval_black if pos.side == BLACK else -eval_black
         if tt_move and not pos.is_legal(tt_move):
             tt_move = 0          # another position with the same key stored it
+        sign = 1 if pos.side == BLACK else -1
+        # The king-safety term (Black's side), counted once a test below first needs it;
+        # frontier futility reuses reverse futility's.
+        king_safety = None
         if depth <= REVERSE_FUTILITY_DEPTH and not in_check and not pv_node \
                 and abs(beta) < MATE_BOUND:
             # Reverse futility: a position judged this far above beta this close to the
             # horizon almost always fails high (the side to move still has its move to
             # play), so it is cut off with that bound, unsearched. What is missed is a threat
             # of the opponent's that the judgement does not see and the few plies left would.
-            margin = REVERSE_FUTILITY_MARGIN * depth
-            static = eval_black + self._king_danger(key, WHITE) - self._king_danger(key, BLACK)
-            if pos.side != BLACK:
-                static = -static
-            if static - margin >= beta:
-                return static - margin
+            king_safety = self._king_safety_black(key)
+            bound = sign * (eval_black + king_safety) - REVERSE_FUTILITY_MARGIN * depth
+            if bound >= beta:
+                return bound
         seen[key] = 1
         alpha_start = alpha
         best_score, best_move = -INFINITY, 0
         board = pos.board
-        sign = 1 if pos.side == BLACK else -1
         # Frontier futility: one ply from the horizon, a quiet move that leaves the score far
         # below alpha cannot raise it (the reply's quiescence would stand pat) unless it
         # checks; skipping it saves a make, an unmake and a node.
         frontier = depth == 1 and not in_check and not pv_node
         # a quiet move hardly changes the king safety: the parent's stands for the child's.
-        # Counted at the first quiet move the test meets: most nodes are cut off before.
-        king_safety = None
         make, unmake = pos._make, pos._unmake
         index = -1
         for index, m in enumerate(self._staged(tt_move, in_check, ply)):
@@ -641,7 +640,7 @@ class Engine:
             child_eval = eval_black + move_delta(tables, pos, m)
             if frontier and quiet and index:
                 if king_safety is None:
-                    king_safety = self._king_danger(key, WHITE) - self._king_danger(key, BLACK)
+                    king_safety = self._king_safety_black(key)
                 after = sign * (child_eval + king_safety)
                 if after + FUTILITY_MARGIN <= alpha and not gives_check(tables, pos, m):
                     if after > best_score:
@@ -762,6 +761,10 @@ class Engine:
                 dangers.clear()   # a long search: start again rather than grow without end
             danger = dangers[key] = king_danger(self._tables, self._pos, colour)
         return danger
+
+    def _king_safety_black(self, key):
+        """`king_safety_black` of the search's position, from the remembered dangers."""
+        return self._king_danger(key, WHITE) - self._king_danger(key, BLACK)
 
     def _staged(self, tt_move, in_check, ply):
         """The moves of the node in the order they are tried, each stage built only when
