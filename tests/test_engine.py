@@ -10,9 +10,9 @@ from shogicore.move import is_drop, is_promotion, move_to, parse_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, SHOGI, WHITE, YARI
 
-from yariboard.engine import (LEVELS, MATE_BOUND, Engine, evaluate, evaluate_black,
-                              exchange_gain, king_danger, material_black, move_delta,
-                              tables_for)
+from yariboard.engine import (EXACT, LEVELS, LOWER, MATE_BOUND, Engine, evaluate,
+                              evaluate_black, exchange_gain, king_danger, material_black,
+                              move_delta, node_key, tables_for)
 from yariboard.benchmarks import engine as engine_benchmark
 from yariboard.players import GreedyPlayer, RandomPlayer, play_game
 
@@ -244,6 +244,65 @@ def test_exchange_gain_matches_the_whole_exchange_tree(sfen, usi, sign):
     assert position.sfen() == sfen          # the pieces lifted on the way are back
 
 
+@pytest.mark.parametrize("sfen, usi, loses", [
+    ("2n3k/7/7/7/3R3/7/7/7/3K3 b - 1", "4e4c", True),     # onto the Knight's jump
+    ("2n3k/7/7/7/3R3/7/7/7/3K3 b - 1", "4e4d", False),    # out of its reach
+    ("3k3/7/7/7/4R1r/7/7/7/3K3 b - 1", "3e5e", True),     # off the Rook's line, into it
+    ("3k3/7/7/7/7/7/7/7/3K3 b P 1", "P*4b", True),        # the General takes the Pawn
+    ("3k3/7/7/7/7/7/7/7/3K3 b R 1", "R*3b", True),        # ... or the Rook
+    ("3k3/7/7/7/7/7/7/7/3K3 b R 1", "R*3c", False),       # out of its reach
+    ("2n3k/7/7/7/7/3R3/7/7/3K3 b P 1", "P*4c", False),    # the Rook behind takes back
+])
+def test_exchange_gain_of_a_quiet_move_or_drop_matches_the_exchange_tree(sfen, usi, loses):
+    """A quiet move or a drop nets nothing at best; it loses what the enemy's best series
+    of captures on its square wins (the same whole tree of legal captures)."""
+    position = Position(YARI, sfen)
+    tables = tables_for(YARI)
+    m = parse_usi(YARI, usi)
+    assert position.is_legal(m)
+    position.push(m)
+    expected = -best_exchange_on(position, move_to(m), tables.worth)
+    position.pop()
+    assert exchange_gain(tables, position, m) == expected
+    assert (expected < 0) == loses
+    assert position.sfen() == sfen
+
+
+def _root_moves_searched(monkeypatch, position, depth):
+    """The moves `_negamax` plays at the root of a depth-`depth` principal-variation search
+    of `position` (the full window, so nothing is cut off before its turn); not those the
+    check and legality tests make and take back."""
+    import sys
+    searcher = _searcher_on(position)
+    root = searcher._pos.hash
+    played = []
+    make = Position._make
+
+    def recording_make(self, m):
+        if sys._getframe(1).f_code.co_name == "_negamax" and self.hash == root:
+            played.append(m)
+        return make(self, m)
+    monkeypatch.setattr(Position, "_make", recording_make)
+    searcher._negamax(depth, -100000, 100000, 1, evaluate_black(position), True)
+    return played
+
+
+def test_quiet_moves_that_lose_material_near_the_horizon_are_not_searched(monkeypatch):
+    """Within LOSING_QUIET_DEPTH plies of the horizon a drop the enemy General takes for
+    nothing is not played, unless it checks; one ply further out it is. (The General's
+    capture on 3h is tried first: the first move is always searched.)"""
+    import yariboard.engine as engine
+    position = Position(YARI, "3k3/7/7/7/7/7/7/4p2/3K3 b R 1")
+    hangs, checks_and_hangs, safe = (parse_usi(YARI, usi) for usi in ("R*3b", "R*4b", "R*3c"))
+    for depth in range(1, engine.LOSING_QUIET_DEPTH + 1):
+        played = _root_moves_searched(monkeypatch, position, depth)
+        assert played[0] == parse_usi(YARI, "4i3h")
+        assert hangs not in played
+        assert checks_and_hangs in played and safe in played
+        monkeypatch.undo()
+    assert hangs in _root_moves_searched(monkeypatch, position, engine.LOSING_QUIET_DEPTH + 1)
+
+
 def test_captures_that_lose_the_exchange_are_tried_last():
     """Move ordering: a capture that wins comes first, one that loses the exchange after every
     quiet move (a capture that promotes is ordered as a capture: promotion is not weighed)."""
@@ -276,8 +335,7 @@ def test_quiescence_counts_king_safety_as_far_as_the_window_needs(sfen):
     it, it is the full evaluation. The side to move has no capture or promotion here, so the
     stand-pat is the answer; in the last position its own General is the one in danger."""
     position = Position(YARI, sfen)
-    engine = Engine()
-    engine.search(position, depth=1)          # sets the search up on this position
+    engine = _searcher_on(position)
     full = evaluate(position)
     assert full != evaluate_black(position) * (1 if position.side == BLACK else -1)
     for beta in range(full - 2500, full + 300, 50):
@@ -319,6 +377,49 @@ def test_reverse_futility_leaves_a_side_in_check_searched():
     beta = evaluate(position) - 10000
     score = searcher._negamax(1, beta - 1, beta, 1, evaluate_black(position), False)
     assert searcher.nodes > 0 and score >= beta
+
+
+WINNING_CAPTURES_SFEN = "3k3/7/7/2pr3/2P4/3R3/7/7/K6 b - 1"   # Rook takes Rook, Pawn takes Pawn
+
+
+def test_quiescence_stores_its_result_and_answers_from_it():
+    """Quiescence shares the hash table: its result goes in as a depth-0 entry whose bound
+    is true for the window searched (here exact, with the move that won it), and the same
+    position asked again is answered from it without playing a move."""
+    position = Position(YARI, WINNING_CAPTURES_SFEN)
+    searcher = _searcher_on(position)
+    eval_black = evaluate_black(position)
+    score = searcher._quiesce(-100000, 100000, 0, eval_black, 0)
+    assert score > evaluate(position) + 500 and searcher.nodes > 0
+    depth, flag, stored, move = searcher.tt[node_key(position, eval_black)]
+    assert (depth, flag, stored) == (0, EXACT, score)
+    assert move == parse_usi(YARI, "4f4d")          # the Rook won, not the Pawn
+    searcher.nodes = 0
+    assert searcher._quiesce(-100000, 100000, 0, eval_black, 0) == score
+    assert searcher.nodes == 0
+
+
+def test_quiescence_tries_the_stored_move_first_and_keeps_a_deeper_entry(monkeypatch):
+    """A move the table holds for the position is tried before the captures' own order
+    (which would take the Rook first), and an entry of a deeper search, whose bound does
+    not answer this window, stays as it was."""
+    position = Position(YARI, WINNING_CAPTURES_SFEN)
+    searcher = _searcher_on(position)
+    eval_black = evaluate_black(position)
+    pawn_takes = parse_usi(YARI, "5e5d")
+    deeper = (3, LOWER, -90000, pawn_takes)           # a lower bound far below the window
+    key = node_key(position, eval_black)
+    searcher.tt[key] = deeper
+    played = []
+    make = Position._make
+
+    def recording_make(self, m):
+        played.append(m)
+        return make(self, m)
+    monkeypatch.setattr(Position, "_make", recording_make)
+    searcher._quiesce(-100000, 100000, 0, eval_black, 0)
+    assert played[0] == pawn_takes
+    assert searcher.tt[key] == deeper
 
 
 def _searcher_on(position):

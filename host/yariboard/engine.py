@@ -4,8 +4,9 @@ Every move it considers comes from `shogicore` (legal move generation, make/unma
 hashing), so the engine can never disagree with the board about the rules; this module only
 decides which legal move is best. The search is iterative deepening (in aspiration windows)
 principal-variation search with a capture quiescence search, a transposition table keyed by
-`Position.hash`, TT-move / MVV-LVA / killer / history move ordering over moves generated in
-stages (captures that lose the static exchange last, and left out of quiescence), and an
+`Position.hash` (shared by both), TT-move / MVV-LVA / killer / history move ordering over
+moves generated in stages (captures that lose the static exchange last, and left out of
+quiescence; near the horizon, quiet moves and drops that lose it are left out too), and an
 evaluation of material (board and hand, promotion) plus a small piece-square term, updated
 incrementally move by move, and a king-safety term counted afresh wherever a position is
 judged.
@@ -42,6 +43,10 @@ FUTILITY_MARGIN = 150
 # above beta for each ply left is cut off without a search.
 REVERSE_FUTILITY_DEPTH = 3
 REVERSE_FUTILITY_MARGIN = 120
+# Within this many plies of the horizon a quiet move or drop that loses more than this much
+# material per ply left in the static exchange is not searched (unless it checks).
+LOSING_QUIET_DEPTH = 3
+LOSING_QUIET_MARGIN = 100
 # From depth 4 the root is searched in a window this wide around the last iteration's score
 # (widened fourfold on each miss): most lines then end in a bound sooner.
 ASPIRATION_WINDOW = 50
@@ -325,18 +330,23 @@ def least_attacker(tables, board, sq, colour):
 
 
 def exchange_gain(tables, position, m):
-    """Static exchange evaluation of the board move `m` onto a piece: what the mover nets
-    in centipawns (board values; promotions and pins not counted) if both sides go on
-    taking on that square with their least valuable piece for as long as it pays. The
-    pieces that took are lifted off the board as they go, so a slider behind one joins in;
-    they are put back before returning."""
+    """Static exchange evaluation of the move or drop `m`: what the mover nets in
+    centipawns (board values; promotions and pins not counted) if both sides go on
+    taking on its square with their least valuable piece for as long as it pays. For a
+    capture that is what it wins; for a quiet move or a drop, 0 when the piece is safe
+    there and less when the enemy wins it. The pieces that took are lifted off the board
+    as they go, so a slider behind one joins in; they are put back before returning."""
     board = position.board
     worth = tables.exchange_worth
     frm, to = m >> 8 & 0xFF, m & 0xFF
     gains = [worth[board[to]]]
-    lifted = [(frm, board[frm])]
-    on_square = worth[board[frm]]
-    board[frm] = 0
+    if frm:
+        lifted = [(frm, board[frm])]
+        on_square = worth[board[frm]]
+        board[frm] = 0
+    else:                                   # a drop: the piece comes from the hand
+        lifted = []
+        on_square = worth[m >> 17 & 31 | position.side << 5]
     side = 1 - position.side
     while True:
         sq = least_attacker(tables, board, to, side)
@@ -366,6 +376,15 @@ def loses_exchange(tables, position, m):
             tables.exchange_worth[board[m >> 8 & 0xFF]]:
         return 0
     return min(exchange_gain(tables, position, m), 0)
+
+
+def quiet_move_loses(tables, position, m, margin):
+    """Does the quiet move or drop `m` lose more than `margin` in the static exchange? It
+    cannot lose more than the piece itself, so a piece worth no more than that is not
+    looked at (a Pawn never is)."""
+    frm = m >> 8 & 0xFF
+    piece = position.board[frm] if frm else m >> 17 & 31 | position.side << 5
+    return tables.worth[piece] > margin and exchange_gain(tables, position, m) < -margin
 
 
 def king_safety_black(tables, position):
@@ -638,13 +657,22 @@ class Engine:
         for index, m in enumerate(self._staged(tt_move, in_check, ply)):
             quiet = not m & 0xFF00 or not (board[m & 0xFF] or m & PROMOTION)
             child_eval = eval_black + move_delta(tables, pos, m)
-            if frontier and quiet and index:
-                if king_safety is None:
-                    king_safety = self._king_safety_black(key)
-                after = sign * (child_eval + king_safety)
-                if after + FUTILITY_MARGIN <= alpha and not gives_check(tables, pos, m):
-                    if after > best_score:
-                        best_score = after
+            if quiet and index and depth <= LOSING_QUIET_DEPTH and not in_check:
+                if frontier:
+                    if king_safety is None:
+                        king_safety = self._king_safety_black(key)
+                    after = sign * (child_eval + king_safety)
+                    if after + FUTILITY_MARGIN <= alpha and not gives_check(tables, pos, m):
+                        if after > best_score:
+                            best_score = after
+                        continue
+                # A quiet move or drop that gives the enemy material for nothing, this
+                # close to the horizon, is left out unless it checks (the checks are the
+                # sacrifices that can mate) or every move so far is mated (it may be the
+                # one defence).
+                if best_score > -MATE_BOUND \
+                        and quiet_move_loses(tables, pos, m, LOSING_QUIET_MARGIN * depth) \
+                        and not gives_check(tables, pos, m):
                     continue
             captured = make(m)
             self._count_node()
@@ -683,9 +711,23 @@ class Engine:
 
     def _quiesce(self, alpha, beta, ply, eval_black, qply, in_check=None):
         """Resolve captures so a position is never judged in the middle of an exchange.
-        `in_check` may be passed when the caller already knows it."""
+        `in_check` may be passed when the caller already knows it.
+
+        It shares the hash table with the main search: the same exchanges are reached
+        again and again, through other move orders and at each depth, and a bound found
+        once (or any deeper search's) answers them; where it does not, the stored move is
+        tried first."""
         pos = self._pos
         tables = self._tables
+        key = pos.hash + (eval_black << 32)     # node_key, written out
+        entry = self.tt.get(key)
+        tt_move = 0
+        if entry is not None:
+            tt_depth, flag, tt_score, tt_move = entry
+            tt_score = _score_from_tt(tt_score, ply)
+            if (flag == EXACT or (flag == LOWER and tt_score >= beta)
+                    or (flag == UPPER and tt_score <= alpha)):
+                return tt_score
         if in_check is None:
             in_check = side_in_check(tables, pos)
         # In check the score comes from the evasions: no standing pat to judge.
@@ -695,7 +737,6 @@ class Engine:
             # positions here are far above beta: the term is counted only as far as needed.
             if stand - KING_DANGER_MAX_CP >= beta:
                 return stand - KING_DANGER_MAX_CP   # no danger to the own General is that large
-            key = pos.hash + (eval_black << 32)     # node_key, written out
             stand -= self._king_danger(key, pos.side)
             if stand >= beta:
                 return stand                        # the enemy's danger would only add
@@ -733,6 +774,13 @@ class Engine:
             scored.sort(reverse=True)
             candidates = [m for _, m in scored]
             best = stand
+        if not candidates:
+            return best
+        if tt_move in candidates:
+            candidates.remove(tt_move)
+            candidates.insert(0, tt_move)
+        alpha_start = alpha
+        best_move = 0
         make, unmake = pos._make, pos._unmake
         for m in candidates:
             child_eval = eval_black + move_delta(tables, pos, m)
@@ -741,11 +789,19 @@ class Engine:
             score = -self._quiesce(-beta, -alpha, ply + 1, child_eval, qply + 1)
             unmake(m, captured)
             if score > best:
-                best = score
+                best, best_move = score, m
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
                         break
+        if entry is None or entry[0] <= 0:   # a deeper search's entry is worth more
+            if best >= beta:
+                flag = LOWER
+            elif best > alpha_start:
+                flag = EXACT
+            else:
+                flag = UPPER
+            self._store(key, 0, flag, best, best_move, ply)
         return best
 
     def _king_danger(self, key, colour):
