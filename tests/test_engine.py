@@ -268,21 +268,27 @@ def test_exchange_gain_of_a_quiet_move_or_drop_matches_the_exchange_tree(sfen, u
     assert position.sfen() == sfen
 
 
-def _root_moves_searched(monkeypatch, position, depth):
-    """The moves `_negamax` plays at the root of a depth-`depth` principal-variation search
-    of `position` (the full window, so nothing is cut off before its turn); not those the
-    check and legality tests make and take back."""
+def _moves_played(monkeypatch, by, where=None):
+    """A list that fills, from now on, with the moves the search functions named in `by`
+    play (not those the check and legality tests make and take back), in the position whose
+    hash is `where` (any, if None)."""
     import sys
-    searcher = _searcher_on(position)
-    root = searcher._pos.hash
     played = []
     make = Position._make
 
     def recording_make(self, m):
-        if sys._getframe(1).f_code.co_name == "_negamax" and self.hash == root:
+        if sys._getframe(1).f_code.co_name in by and where in (None, self.hash):
             played.append(m)
         return make(self, m)
     monkeypatch.setattr(Position, "_make", recording_make)
+    return played
+
+
+def _root_moves_searched(monkeypatch, position, depth):
+    """The moves `_negamax` plays at the root of a depth-`depth` principal-variation search
+    of `position` (the full window, so nothing is cut off before its turn)."""
+    searcher = _searcher_on(position)
+    played = _moves_played(monkeypatch, {"_negamax"}, where=position.hash)
     searcher._negamax(depth, -100000, 100000, 1, evaluate_black(position), True)
     return played
 
@@ -410,13 +416,7 @@ def test_quiescence_tries_the_stored_move_first_and_keeps_a_deeper_entry(monkeyp
     deeper = (3, LOWER, -90000, pawn_takes)           # a lower bound far below the window
     key = node_key(position, eval_black)
     searcher.tt[key] = deeper
-    played = []
-    make = Position._make
-
-    def recording_make(self, m):
-        played.append(m)
-        return make(self, m)
-    monkeypatch.setattr(Position, "_make", recording_make)
+    played = _moves_played(monkeypatch, {"_quiesce"})
     searcher._quiesce(-100000, 100000, 0, eval_black, 0)
     assert played[0] == pawn_takes
     assert searcher.tt[key] == deeper
@@ -484,16 +484,7 @@ def test_nodes_count_each_position_searched_once(monkeypatch, variant, sfen):
     node budget then means the same for both engines of a match): the count equals the moves
     the search functions make themselves, not those the legality and check tests make and
     take back, nor a second count for a position handed from the main search to quiescence."""
-    import sys
-    search_functions = {"_search_root", "_negamax", "_quiesce"}
-    plays = []
-    make = Position._make
-
-    def counting_make(self, m):
-        if sys._getframe(1).f_code.co_name in search_functions:
-            plays.append(m)
-        return make(self, m)
-    monkeypatch.setattr(Position, "_make", counting_make)
+    plays = _moves_played(monkeypatch, {"_search_root", "_negamax", "_quiesce"})
     result = Engine().search(Position(variant, sfen), depth=4)
     assert result.nodes > 1000
     assert result.nodes == len(plays)
