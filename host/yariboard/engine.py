@@ -340,13 +340,12 @@ def exchange_gain(tables, position, m):
     worth = tables.exchange_worth
     frm, to = m >> 8 & 0xFF, m & 0xFF
     gains = [worth[board[to]]]
-    if frm:
-        lifted = [(frm, board[frm])]
-        on_square = worth[board[frm]]
+    piece = moving_piece(position, m)
+    on_square = worth[piece]
+    lifted = []
+    if frm:                                 # (a drop's piece comes from the hand)
+        lifted.append((frm, piece))
         board[frm] = 0
-    else:                                   # a drop: the piece comes from the hand
-        lifted = []
-        on_square = worth[m >> 17 & 31 | position.side << 5]
     side = 1 - position.side
     while True:
         sq = least_attacker(tables, board, to, side)
@@ -382,9 +381,14 @@ def quiet_move_loses(tables, position, m, margin):
     """Does the quiet move or drop `m` lose more than `margin` in the static exchange? It
     cannot lose more than the piece itself, so a piece worth no more than that is not
     looked at (a Pawn never is)."""
+    return tables.worth[moving_piece(position, m)] > margin \
+        and exchange_gain(tables, position, m) < -margin
+
+
+def moving_piece(position, m):
+    """The piece the move or drop `m` puts on its square (before any promotion)."""
     frm = m >> 8 & 0xFF
-    piece = position.board[frm] if frm else m >> 17 & 31 | position.side << 5
-    return tables.worth[piece] > margin and exchange_gain(tables, position, m) < -margin
+    return position.board[frm] if frm else m >> 17 & 31 | position.side << 5
 
 
 def king_safety_black(tables, position):
@@ -616,8 +620,7 @@ class Engine:
             tt_depth, flag, tt_score, tt_move = entry
             if tt_depth >= depth and not pv_node:
                 tt_score = _score_from_tt(tt_score, ply)
-                if (flag == EXACT or (flag == LOWER and tt_score >= beta)
-                        or (flag == UPPER and tt_score <= alpha)):
+                if _settles(flag, tt_score, alpha, beta):
                     return tt_score
         tables = self._tables
         in_check = side_in_check(tables, pos)
@@ -657,7 +660,7 @@ class Engine:
         for index, m in enumerate(self._staged(tt_move, in_check, ply)):
             quiet = not m & 0xFF00 or not (board[m & 0xFF] or m & PROMOTION)
             child_eval = eval_black + move_delta(tables, pos, m)
-            if quiet and index and depth <= LOSING_QUIET_DEPTH and not in_check:
+            if quiet and index and not in_check:
                 if frontier:
                     if king_safety is None:
                         king_safety = self._king_safety_black(key)
@@ -670,7 +673,7 @@ class Engine:
                 # close to the horizon, is left out unless it checks (the checks are the
                 # sacrifices that can mate) or every move so far is mated (it may be the
                 # one defence).
-                if best_score > -MATE_BOUND \
+                if depth <= LOSING_QUIET_DEPTH and best_score > -MATE_BOUND \
                         and quiet_move_loses(tables, pos, m, LOSING_QUIET_MARGIN * depth) \
                         and not gives_check(tables, pos, m):
                     continue
@@ -700,13 +703,8 @@ class Engine:
         del seen[key]
         if index < 0:
             return -MATE_SCORE + ply  # no legal move loses, in check or not
-        if best_score >= beta:
-            flag = LOWER
-        elif best_score > alpha_start:
-            flag = EXACT
-        else:
-            flag = UPPER
-        self._store(key, depth, flag, best_score, best_move, ply)
+        self._store(key, depth, _bound_type(best_score, alpha_start, beta), best_score,
+                    best_move, ply)
         return best_score
 
     def _quiesce(self, alpha, beta, ply, eval_black, qply, in_check=None):
@@ -723,10 +721,9 @@ class Engine:
         entry = self.tt.get(key)
         tt_move = 0
         if entry is not None:
-            tt_depth, flag, tt_score, tt_move = entry
+            _, flag, tt_score, tt_move = entry
             tt_score = _score_from_tt(tt_score, ply)
-            if (flag == EXACT or (flag == LOWER and tt_score >= beta)
-                    or (flag == UPPER and tt_score <= alpha)):
+            if _settles(flag, tt_score, alpha, beta):
                 return tt_score
         if in_check is None:
             in_check = side_in_check(tables, pos)
@@ -795,13 +792,7 @@ class Engine:
                     if alpha >= beta:
                         break
         if entry is None or entry[0] <= 0:   # a deeper search's entry is worth more
-            if best >= beta:
-                flag = LOWER
-            elif best > alpha_start:
-                flag = EXACT
-            else:
-                flag = UPPER
-            self._store(key, 0, flag, best, best_move, ply)
+            self._store(key, 0, _bound_type(best, alpha_start, beta), best, best_move, ply)
         return best
 
     def _king_danger(self, key, colour):
@@ -934,6 +925,20 @@ def gives_check(tables, position, m):
     check = side_in_check(tables, position)
     position._unmake(m, captured)
     return check
+
+
+def _bound_type(score, alpha_start, beta):
+    """What a node's score is, for the hash table: a lower bound (it failed high), exact,
+    or an upper bound (nothing rose above the window's `alpha_start`)."""
+    if score >= beta:
+        return LOWER
+    return EXACT if score > alpha_start else UPPER
+
+
+def _settles(flag, score, alpha, beta):
+    """Does a stored score of this bound type answer a node searched in (alpha, beta)?"""
+    return (flag == EXACT or (flag == LOWER and score >= beta)
+            or (flag == UPPER and score <= alpha))
 
 
 def _score_to_tt(score, ply):
