@@ -11,8 +11,8 @@ from shogicore.position import Position
 from shogicore.variants import BLACK, SHOGI, WHITE, YARI
 
 from yariboard.engine import (EXACT, LEVELS, LOWER, MATE_BOUND, Engine, evaluate,
-                              evaluate_black, exchange_gain, king_danger, material_black,
-                              move_delta, node_key, tables_for)
+                              evaluate_black, exchange_gain, gives_check, king_danger,
+                              material_black, move_delta, node_key, tables_for)
 from yariboard.benchmarks import engine as engine_benchmark
 from yariboard.players import GreedyPlayer, RandomPlayer, play_game
 
@@ -293,6 +293,39 @@ def test_quiet_moves_that_lose_material_near_the_horizon_are_not_searched(monkey
         assert checks_and_hangs in played and safe in played
         monkeypatch.undo()
     assert hangs in _root_moves_searched(monkeypatch, position, engine.LOSING_QUIET_DEPTH + 1)
+
+
+def test_late_quiet_moves_near_the_horizon_are_searched_only_when_they_check(monkeypatch):
+    """Outside the principal variation, within len(LATE_MOVE_COUNTS) - 1 plies of the
+    horizon, at most LATE_MOVE_COUNTS[depth] quiet moves and drops are searched unless they
+    check; the checking drop is searched wherever it is ordered. On the principal variation,
+    or with the counts switched off, the late quiet moves are searched."""
+    import yariboard.engine as engine
+    position = Position(YARI, BENCH_LIKE_SFEN)
+    tables = tables_for(YARI)
+    checks = {m for m in position.legal_moves() if gives_check(tables, position, m)}
+    assert checks
+
+    def quiet_moves_searched(depth, pv_node):
+        searcher = _searcher_on(position)
+        played = _moves_played(monkeypatch, {"_negamax"}, where=position.hash)
+        alpha = evaluate(position) + 100     # no cut-off before the late moves' turn
+        searcher._negamax(depth, alpha, alpha + 1, 1, evaluate_black(position), pv_node)
+        monkeypatch.undo()
+        board = position.board
+        assert checks <= set(played)
+        return [m for m in played
+                if (is_drop(m) or not (board[move_to(m)] or is_promotion(m))) and m not in checks]
+
+    counts = engine.LATE_MOVE_COUNTS
+    for depth in range(1, len(counts)):
+        pruned = quiet_moves_searched(depth, pv_node=False)
+        assert 0 < len(pruned) <= counts[depth]
+        assert len(quiet_moves_searched(depth, pv_node=True)) > counts[depth]
+        monkeypatch.setattr(engine, "LATE_MOVE_COUNTS", (0,))
+        unpruned = quiet_moves_searched(depth, pv_node=False)
+        monkeypatch.setattr(engine, "LATE_MOVE_COUNTS", counts)
+        assert len(unpruned) > counts[depth]
 
 
 def test_captures_that_lose_the_exchange_are_tried_last():

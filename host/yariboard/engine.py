@@ -6,7 +6,8 @@ decides which legal move is best. The search is iterative deepening (in aspirati
 principal-variation search with a capture quiescence search, a transposition table keyed by
 `Position.hash` (shared by both), TT-move / MVV-LVA / killer / history move ordering over
 moves generated in stages (captures that lose the static exchange last, and left out of
-quiescence; near the horizon, quiet moves and drops that lose it are left out too), and an
+quiescence; near the horizon, quiet moves and drops that lose it are left out too, and so
+are the late ones off the principal variation), and an
 evaluation of material (board and hand, promotion) plus a small piece-square term, updated
 incrementally move by move, and a king-safety term counted afresh wherever a position is
 judged.
@@ -47,6 +48,11 @@ REVERSE_FUTILITY_MARGIN = 120
 # material per ply left in the static exchange is not searched (unless it checks).
 LOSING_QUIET_DEPTH = 3
 LOSING_QUIET_MARGIN = 100
+# Late-move pruning: outside the principal variation and this close to the horizon (the
+# index is the plies left), a node's quiet moves and drops ordered after this many moves are
+# not searched unless they check. Their order is the history's: one that never cut off
+# anything this late is rarely the move that would.
+LATE_MOVE_COUNTS = (0, 6, 10, 16)
 # From depth 4 the root is searched in a window this wide around the last iteration's score
 # (widened fourfold on each miss): most lines then end in a bound sooner.
 ASPIRATION_WINDOW = 50
@@ -669,6 +675,10 @@ class Engine:
                         if after > best_score:
                             best_score = after
                         continue
+                if not pv_node and depth < len(LATE_MOVE_COUNTS) \
+                        and index >= LATE_MOVE_COUNTS[depth] and best_score > -MATE_BOUND \
+                        and not gives_check(tables, pos, m):
+                    continue
                 # A quiet move or drop that gives the enemy material for nothing, this
                 # close to the horizon, is left out unless it checks (the checks are the
                 # sacrifices that can mate) or every move so far is mated (it may be the
