@@ -301,15 +301,19 @@ def test_late_quiet_moves_near_the_horizon_are_searched_only_when_they_check(mon
     check; the checking drop is searched wherever it is ordered. On the principal variation,
     or with the counts switched off, the late quiet moves are searched."""
     import yariboard.engine as engine
+    counts = engine.LATE_MOVE_COUNTS
     position = Position(YARI, BENCH_LIKE_SFEN)
     tables = tables_for(YARI)
     checks = {m for m in position.legal_moves() if gives_check(tables, position, m)}
     assert checks
 
-    def quiet_moves_searched(depth, pv_node):
+    def quiet_moves_searched(depth, pv_node, late_move_counts=counts):
+        """The quiet moves and drops, checks aside, searched at the root of a null-window
+        search that no move lifts to beta (so nothing is cut off before its turn)."""
+        monkeypatch.setattr(engine, "LATE_MOVE_COUNTS", late_move_counts)
         searcher = _searcher_on(position)
         played = _moves_played(monkeypatch, {"_negamax"}, where=position.hash)
-        alpha = evaluate(position) + 100     # no cut-off before the late moves' turn
+        alpha = evaluate(position) + 100
         searcher._negamax(depth, alpha, alpha + 1, 1, evaluate_black(position), pv_node)
         monkeypatch.undo()
         board = position.board
@@ -317,15 +321,11 @@ def test_late_quiet_moves_near_the_horizon_are_searched_only_when_they_check(mon
         return [m for m in played
                 if (is_drop(m) or not (board[move_to(m)] or is_promotion(m))) and m not in checks]
 
-    counts = engine.LATE_MOVE_COUNTS
     for depth in range(1, len(counts)):
-        pruned = quiet_moves_searched(depth, pv_node=False)
-        assert 0 < len(pruned) <= counts[depth]
+        assert 0 < len(quiet_moves_searched(depth, pv_node=False)) <= counts[depth]
         assert len(quiet_moves_searched(depth, pv_node=True)) > counts[depth]
-        monkeypatch.setattr(engine, "LATE_MOVE_COUNTS", (0,))
-        unpruned = quiet_moves_searched(depth, pv_node=False)
-        monkeypatch.setattr(engine, "LATE_MOVE_COUNTS", counts)
-        assert len(unpruned) > counts[depth]
+        assert len(quiet_moves_searched(depth, pv_node=False, late_move_counts=(0,))) \
+            > counts[depth]
 
 
 def test_captures_that_lose_the_exchange_are_tried_last():
