@@ -270,12 +270,14 @@ def _moves_played(monkeypatch, by, where=None):
     return played
 
 
-def _root_moves_searched(monkeypatch, position, depth):
-    """The moves `_negamax` plays at the root of a depth-`depth` principal-variation search
-    of `position` (the full window, so nothing is cut off before its turn)."""
+def _root_moves_searched(monkeypatch, position, depth, alpha=-100000, beta=100000,
+                         pv_node=True):
+    """The moves `_negamax` plays at the root of a depth-`depth` search of `position` (by
+    default on the principal variation with the full window, so nothing is cut off before
+    its turn)."""
     searcher = _searcher_on(position)
     played = _moves_played(monkeypatch, {"_negamax"}, where=position.hash)
-    searcher._negamax(depth, -100000, 100000, 1, evaluate_black(position), True)
+    searcher._negamax(depth, alpha, beta, 1, evaluate_black(position), pv_node)
     return played
 
 
@@ -311,10 +313,8 @@ def test_late_quiet_moves_near_the_horizon_are_searched_only_when_they_check(mon
         """The quiet moves and drops, checks aside, searched at the root of a null-window
         search that no move lifts to beta (so nothing is cut off before its turn)."""
         monkeypatch.setattr(engine, "LATE_MOVE_COUNTS", late_move_counts)
-        searcher = _searcher_on(position)
-        played = _moves_played(monkeypatch, {"_negamax"}, where=position.hash)
         alpha = evaluate(position) + 100
-        searcher._negamax(depth, alpha, alpha + 1, 1, evaluate_black(position), pv_node)
+        played = _root_moves_searched(monkeypatch, position, depth, alpha, alpha + 1, pv_node)
         monkeypatch.undo()
         board = position.board
         assert checks <= set(played)

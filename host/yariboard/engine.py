@@ -667,25 +667,24 @@ class Engine:
             quiet = not m & 0xFF00 or not (board[m & 0xFF] or m & PROMOTION)
             child_eval = eval_black + move_delta(tables, pos, m)
             if quiet and index and not in_check:
+                # Three prunings of a quiet move or drop, each unless it checks (the checks
+                # are the sacrifices that can mate), so the check is tested once, last:
+                # frontier futility; late-move pruning; and, this close to the horizon, a
+                # move that gives the enemy material for nothing. The last two keep it
+                # while every move so far is mated (it may be the one defence).
+                futile = False
                 if frontier:
                     if king_safety is None:
                         king_safety = self._king_safety_black(key)
                     after = sign * (child_eval + king_safety)
-                    if after + FUTILITY_MARGIN <= alpha and not gives_check(tables, pos, m):
-                        if after > best_score:
-                            best_score = after
-                        continue
-                if not pv_node and depth < len(LATE_MOVE_COUNTS) \
-                        and index >= LATE_MOVE_COUNTS[depth] and best_score > -MATE_BOUND \
+                    futile = after + FUTILITY_MARGIN <= alpha
+                late = not pv_node and depth < len(LATE_MOVE_COUNTS) \
+                    and index >= LATE_MOVE_COUNTS[depth]
+                if (futile or best_score > -MATE_BOUND and (late or depth <= LOSING_QUIET_DEPTH
+                        and quiet_move_loses(tables, pos, m, LOSING_QUIET_MARGIN * depth))) \
                         and not gives_check(tables, pos, m):
-                    continue
-                # A quiet move or drop that gives the enemy material for nothing, this
-                # close to the horizon, is left out unless it checks (the checks are the
-                # sacrifices that can mate) or every move so far is mated (it may be the
-                # one defence).
-                if depth <= LOSING_QUIET_DEPTH and best_score > -MATE_BOUND \
-                        and quiet_move_loses(tables, pos, m, LOSING_QUIET_MARGIN * depth) \
-                        and not gives_check(tables, pos, m):
+                    if futile and after > best_score:
+                        best_score = after
                     continue
             captured = make(m)
             self._count_node()
