@@ -7,10 +7,9 @@ principal-variation search with a capture quiescence search, a transposition tab
 `Position.hash` (shared by both), TT-move / MVV-LVA / killer / history move ordering over
 moves generated in stages (captures that lose the static exchange last, and left out of
 quiescence; near the horizon, quiet moves and drops that lose it are left out too, and so
-are the late ones off the principal variation), and an
-evaluation of material (board and hand, promotion) plus a small piece-square term, updated
-incrementally move by move, and a king-safety term counted afresh wherever a position is
-judged.
+are the late ones off the principal variation), and an evaluation of material (board and
+hand, promotion) plus a small piece-square term, updated incrementally move by move, and a
+king-safety term counted afresh wherever a position is judged.
 
 The interface shared with the USI adapter and the test players is `search(position,
 time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md.
@@ -660,7 +659,12 @@ class Engine:
         # below alpha cannot raise it (the reply's quiescence would stand pat) unless it
         # checks; skipping it saves a make, an unmake and a node.
         frontier = depth == 1 and not in_check and not pv_node
-        # a quiet move hardly changes the king safety: the parent's stands for the child's.
+        # Late-move pruning starts after this many moves (never, on the principal variation
+        # or farther from the horizon); a quiet move losing more than this much material is
+        # left out (0: not this far from the horizon). Both are the node's, not the move's.
+        late_from = LATE_MOVE_COUNTS[depth] if not pv_node and depth < len(LATE_MOVE_COUNTS) \
+            else INFINITY
+        losing_margin = LOSING_QUIET_MARGIN * depth if depth <= LOSING_QUIET_DEPTH else 0
         make, unmake = pos._make, pos._unmake
         index = -1
         for index, m in enumerate(self._staged(tt_move, in_check, ply)):
@@ -674,14 +678,14 @@ class Engine:
                 # while every move so far is mated (it may be the one defence).
                 futile = False
                 if frontier:
+                    # a quiet move hardly changes the king safety: the parent's stands for
+                    # the child's.
                     if king_safety is None:
                         king_safety = self._king_safety_black(key)
                     after = sign * (child_eval + king_safety)
                     futile = after + FUTILITY_MARGIN <= alpha
-                late = not pv_node and depth < len(LATE_MOVE_COUNTS) \
-                    and index >= LATE_MOVE_COUNTS[depth]
-                if (futile or best_score > -MATE_BOUND and (late or depth <= LOSING_QUIET_DEPTH
-                        and quiet_move_loses(tables, pos, m, LOSING_QUIET_MARGIN * depth))) \
+                if (futile or best_score > -MATE_BOUND and (index >= late_from or losing_margin
+                        and quiet_move_loses(tables, pos, m, losing_margin))) \
                         and not gives_check(tables, pos, m):
                     if futile and after > best_score:
                         best_score = after
