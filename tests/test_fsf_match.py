@@ -4,7 +4,7 @@ import re
 from shogicore.position import Position
 from shogicore.variants import BLACK, YARI
 from yariboard.cli import main
-from yariboard.match import openings
+from yariboard.match import GameReport, MatchReport, elo_difference, openings
 from yariboard.records import REASONS
 
 from tests.fsf_support import require_fsf
@@ -31,7 +31,8 @@ def test_match_command_swaps_colours_and_prints_each_game_and_the_score(capsys):
     assert all(int(g.group(5)) <= 40 for g in games)
     assert all(g.group(4) in REASONS for g in games)
     summary = re.match(r"built-in vs Fairy-Stockfish at 100 nodes/move, yari: "
-                       r"\+(\d) =(\d) -(\d), score (\d+)%$", lines[-1])
+                       r"\+(\d) =(\d) -(\d), score (\d+)% \(95% interval \d+-\d+%\), "
+                       r"Elo \S+ \(\S+ to \S+\)$", lines[-1])
     wins, draws, losses, score = (int(x) for x in summary.groups())
     results = [g.group(3) for g in games]
     assert (wins, draws, losses) == (results.count("built-in wins"), results.count("draw"),
@@ -54,18 +55,60 @@ def test_match_command_gives_fairy_stockfish_its_own_budget_when_asked(capsys, m
                  "--max-plies", "10"]) == 0
     assert asked == [50]
     assert re.match(r"built-in at 100 nodes/move vs Fairy-Stockfish at 50, yari: "
-                    r"\+\d =\d -\d, score \d+%$", capsys.readouterr().out.splitlines()[-1])
+                    r"\+\d =\d -\d, score \d+% ", capsys.readouterr().out.splitlines()[-1])
 
 
 def test_match_command_refuses_nonsense_counts(capsys):
-    for args in (["--games", "0"], ["--fsf-nodes", "0"]):
+    for args in (["--games", "0"], ["--fsf-nodes", "0"], ["--jobs", "0"]):
         assert main(["match"] + args) == 1
-        assert capsys.readouterr().err.strip() == ("yariboard: error: --games, --nodes, "
-                                                   "--fsf-nodes and --max-plies must be at least 1")
+        assert capsys.readouterr().err.strip() == (
+            "yariboard: error: --games, --nodes, --fsf-nodes, --max-plies and --jobs must be "
+            "at least 1")
+
+
+def test_games_shared_among_pairs_of_engines_are_the_games_one_pair_plays(capsys):
+    """At fixed nodes a game depends only on its opening and colours: played two at a time,
+    the match gives the same games, each printed once as it ends, and the same score."""
+    require_fsf()
+    runs = []
+    for jobs in ("1", "2"):
+        assert main(["match", "--games", "4", "--nodes", "100", "--max-plies", "30",
+                     "--jobs", jobs]) == 0
+        runs.append(capsys.readouterr().out.strip().splitlines())
+    one_pair, two_pairs = runs
+    assert one_pair[-1] == two_pairs[-1]
+    assert sorted(two_pairs[:-1]) == one_pair[:-1]
+    assert [line.split(":")[0] for line in one_pair[:-1]] == ["game %d" % n for n in range(1, 5)]
+
+
+def _report(wins, draws, losses):
+    games = [GameReport(0, "", BLACK, winner, "mate", 10)
+             for winner, count in ((BLACK, wins), (None, draws), (1 - BLACK, losses))
+             for _ in range(count)]
+    return MatchReport(nodes=1000, games=games)
+
+
+def test_the_score_interval_reaches_where_chance_alone_could_have_put_the_score():
+    # No wins in n games: Wilson's upper bound is z^2 / (n + z^2), 3.84 / 23.84 for 20.
+    low, high = _report(0, 0, 20).score_interval()
+    assert low == 0 and abs(high - 3.8416 / 23.8416) < 1e-4
+    low, high = _report(20, 0, 0).score_interval()
+    assert high == 1 and abs(low - 20 / 23.8416) < 1e-4
+    # 5 of 20 and 15 of 20 are mirror images; more games at the same score narrow it.
+    low, high = _report(5, 0, 15).score_interval()
+    mirror_low, mirror_high = _report(15, 0, 5).score_interval()
+    assert abs(low - (1 - mirror_high)) < 1e-9 and abs(high - (1 - mirror_low)) < 1e-9
+    assert low < 0.25 < high
+    wide_low, wide_high = low, high
+    low, high = _report(25, 0, 75).score_interval()
+    assert wide_low < low < 0.25 < high < wide_high
+    # a draw is half a point: 10 draws and 10 losses score as 5 wins and 15 losses do
+    assert _report(0, 10, 10).score_interval() == (wide_low, wide_high)
+    low, high = _report(5, 10, 5).score_interval()
+    assert abs(low + high - 1) < 1e-9
 
 
 def test_the_match_benchmark_states_the_elo_difference_a_score_implies():
-    from yariboard.benchmarks.match import elo_difference
     assert elo_difference(0.5) == 0
     assert round(elo_difference(0.75)) == 191 and round(elo_difference(0.25)) == -191
     assert elo_difference(0.0) is None and elo_difference(1.0) is None
@@ -76,9 +119,11 @@ def test_the_match_benchmark_plays_each_budget_with_both_colours(capsys, monkeyp
     from yariboard.benchmarks import match as bench_match
     monkeypatch.setattr(bench_match, "GAMES", 2)
     monkeypatch.setattr(bench_match, "NODES", (100,))
+    monkeypatch.setattr(bench_match, "JOBS", 2)
     bench_match.run()
     line = capsys.readouterr().out.strip()
-    found = re.match(r"built-in vs fsf, 2 games at 100 nodes/move: \+(\d) =(\d) -(\d), score (\d+)%",
+    found = re.match(r"built-in vs fsf, 2 games at 100 nodes/move: \+(\d) =(\d) -(\d), score (\d+)% "
+                     r"\(95% interval \d+-\d+%\), Elo \S+ \(\S+ to \S+\) \(.*; \d+ s, 2 at once\)$",
                      line)
     assert found, line
     assert sum(int(n) for n in found.groups()[:3]) == 2

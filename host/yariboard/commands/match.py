@@ -2,7 +2,7 @@
 from shogicore.variants import BLACK
 
 from yariboard.commands.common import fail
-from yariboard.match import MAX_PLIES, run_match
+from yariboard.match import MAX_PLIES, describe_score, run_match
 from yariboard.usi import UsiError
 
 
@@ -21,6 +21,9 @@ def register(subparsers):
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings")
     parser.add_argument("--max-plies", type=int, default=MAX_PLIES,
                         help="adjudicate by material after this many plies (default %(default)s)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="games played at once, a pair of engines each: up to one per "
+                             "core (default %(default)s; the same games either way)")
     parser.add_argument("--node", metavar="PATH", help="Node.js to run Fairy-Stockfish with")
     parser.add_argument("--engines-dir", metavar="DIR", help="where engines are installed")
     parser.set_defaults(func=run)
@@ -28,8 +31,8 @@ def register(subparsers):
 
 def run(args):
     fsf_nodes = args.nodes if args.fsf_nodes is None else args.fsf_nodes
-    if args.games < 1 or args.nodes < 1 or fsf_nodes < 1 or args.max_plies < 1:
-        return fail("--games, --nodes, --fsf-nodes and --max-plies must be at least 1")
+    if min(args.games, args.nodes, fsf_nodes, args.max_plies, args.jobs) < 1:
+        return fail("--games, --nodes, --fsf-nodes, --max-plies and --jobs must be at least 1")
 
     def show(index, game):
         side = "black" if game.builtin_side == BLACK else "white"
@@ -40,14 +43,15 @@ def run(args):
     try:
         report = run_match(args.games, args.nodes, variant=args.variant, seed=args.seed,
                            node=args.node, engines_dir=args.engines_dir,
-                           max_plies=args.max_plies, on_game=show, fsf_nodes=fsf_nodes)
+                           max_plies=args.max_plies, on_game=show, fsf_nodes=fsf_nodes,
+                           jobs=args.jobs)
     except UsiError as error:
         return fail(str(error))
     if fsf_nodes != args.nodes:
         pairing = "built-in at %d nodes/move vs Fairy-Stockfish at %d" % (args.nodes, fsf_nodes)
     else:
         pairing = "built-in vs Fairy-Stockfish at %d nodes/move" % args.nodes
-    print("%s, %s: +%d =%d -%d, score %.0f%%"
+    print("%s, %s: +%d =%d -%d, %s"
           % (pairing, args.variant, report.wins(), report.draws(), report.losses(),
-             100 * report.score()))
+             describe_score(report)))
     return 0
