@@ -4,7 +4,7 @@ import re
 from shogicore.position import Position
 from shogicore.variants import BLACK, YARI
 from yariboard.cli import main
-from yariboard.match import GameReport, MatchReport, elo_difference, openings
+from yariboard.match import GameReport, MatchReport, describe_score, elo_difference, openings
 from yariboard.records import REASONS
 
 from tests.fsf_support import require_fsf
@@ -72,13 +72,15 @@ def test_games_shared_among_pairs_of_engines_are_the_games_one_pair_plays(capsys
     require_fsf()
     runs = []
     for jobs in ("1", "2"):
-        assert main(["match", "--games", "4", "--nodes", "100", "--max-plies", "30",
+        assert main(["match", "--games", "3", "--nodes", "100", "--max-plies", "30",
                      "--jobs", jobs]) == 0
         runs.append(capsys.readouterr().out.strip().splitlines())
     one_pair, two_pairs = runs
     assert one_pair[-1] == two_pairs[-1]
     assert sorted(two_pairs[:-1]) == one_pair[:-1]
-    assert [line.split(":")[0] for line in one_pair[:-1]] == ["game %d" % n for n in range(1, 5)]
+    assert [line.split(":")[0] for line in one_pair[:-1]] == ["game %d" % n for n in range(1, 4)]
+    # the games differ from each other, so a game given the wrong opening or colours shows
+    assert len({line.split(": ")[-1] for line in one_pair[:-1]}) > 1
 
 
 def _report(wins, draws, losses):
@@ -106,6 +108,7 @@ def test_the_score_interval_reaches_where_chance_alone_could_have_put_the_score(
     assert _report(0, 10, 10).score_interval() == (wide_low, wide_high)
     low, high = _report(5, 10, 5).score_interval()
     assert abs(low + high - 1) < 1e-9
+    assert describe_score(_report(5, 10, 5)).startswith("score 50% (95% interval 30-70%), Elo +0 (")
 
 
 def test_the_match_benchmark_states_the_elo_difference_a_score_implies():

@@ -116,7 +116,7 @@ def describe_elo(score):
     """`elo_difference` as text, saying which way it runs off when the score is 0 or 1."""
     elo = elo_difference(score)
     if elo is not None:
-        return "%+.0f" % elo
+        return "%+d" % round(elo)   # (rounded first: never "-0")
     return "-inf" if score <= 0 else "+inf"
 
 
