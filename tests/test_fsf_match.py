@@ -83,6 +83,15 @@ def test_games_shared_among_pairs_of_engines_are_the_games_one_pair_plays(capsys
     assert len({line.split(": ")[-1] for line in one_pair[:-1]}) > 1
 
 
+def test_a_pair_that_cannot_start_ends_a_shared_out_match_with_one_clear_line(capsys, tmp_path):
+    missing = str(tmp_path / "no-node")
+    assert main(["match", "--games", "4", "--jobs", "2", "--node", missing]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("yariboard: error: Node.js not found at '%s'" % missing)
+    assert len(err.strip().splitlines()) == 1
+
+
 def _report(wins, draws, losses):
     games = [GameReport(0, "", BLACK, winner, "mate", 10)
              for winner, count in ((BLACK, wins), (None, draws), (1 - BLACK, losses))

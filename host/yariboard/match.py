@@ -121,7 +121,7 @@ def describe_elo(score):
 
 
 def describe_score(report):
-    """'score 25% (95% interval 11-47%), Elo -191 (-339 to -21)': what a match showed and
+    """'score 25% (95% interval 11-47%), Elo -191 (-360 to -22)': what a match showed and
     how far chance alone could have moved it."""
     low, high = report.score_interval()
     return "score %.0f%% (95%% interval %.0f-%.0f%%), Elo %s (%s to %s)" % (
@@ -144,7 +144,9 @@ def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
     reporting = threading.Lock()
     failures = []
 
-    def play_pairs():
+    def play_waiting_games():
+        """One pair of engines plays the waiting games until none is left (or another pair
+        has failed)."""
         with open_builtin(variant, nodes) as builtin, \
                 fsf.open_engine(variant, node=node, root=engines_dir,
                                 nodes=fsf_nodes or nodes) as fairy:
@@ -169,13 +171,13 @@ def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
 
     def worker():
         try:
-            play_pairs()
+            play_waiting_games()
         except BaseException as error:   # handed to the caller's thread below
             failures.append(error)
 
     jobs = max(1, min(jobs, games))
     if jobs == 1:
-        play_pairs()
+        play_waiting_games()
     else:
         threads = [threading.Thread(target=worker, daemon=True) for _ in range(jobs)]
         for thread in threads:
