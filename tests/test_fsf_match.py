@@ -93,7 +93,7 @@ def test_a_pair_that_cannot_start_ends_a_shared_out_match_with_one_clear_line(ca
 
 
 def _report(wins, draws, losses):
-    games = [GameReport(0, "", BLACK, winner, "mate", 10)
+    games = [GameReport("", BLACK, winner, "mate", 10)
              for winner, count in ((BLACK, wins), (None, draws), (1 - BLACK, losses))
              for _ in range(count)]
     return MatchReport(nodes=1000, games=games)

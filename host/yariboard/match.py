@@ -59,7 +59,6 @@ def openings(variant, count, seed, plies=OPENING_PLIES):
 
 @dataclass
 class GameReport:
-    index: int
     opening: str
     builtin_side: int
     winner: object
@@ -76,6 +75,7 @@ class GameReport:
 @dataclass
 class MatchReport:
     nodes: int
+    jobs: int = 1       # the games played at once
     games: List[GameReport] = field(default_factory=list)
 
     def wins(self):
@@ -162,7 +162,7 @@ def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
                 fairy.new_game()
                 outcome = play_game(black, white, variant=variant, sfen=start,
                                     max_plies=max_plies)
-                game = GameReport(index, start, builtin_side, outcome.winner, outcome.reason,
+                game = GameReport(start, builtin_side, outcome.winner, outcome.reason,
                                   len(outcome.moves))
                 with reporting:
                     finished[index] = game
@@ -175,7 +175,7 @@ def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
         except BaseException as error:   # handed to the caller's thread below
             failures.append(error)
 
-    jobs = max(1, min(jobs, games))
+    jobs = report.jobs = max(1, min(jobs, games))
     if jobs == 1:
         play_waiting_games()
     else:

@@ -38,4 +38,4 @@ def run():
               % (len(report.games), nodes, report.wins(), report.draws(), report.losses(),
                  describe_score(report),
                  ", ".join("%s %d" % item for item in sorted(reasons.items())),
-                 time.monotonic() - start, min(JOBS, GAMES)), flush=True)
+                 time.monotonic() - start, report.jobs), flush=True)
