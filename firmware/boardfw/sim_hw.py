@@ -202,7 +202,8 @@ class SimHardware:
         return False
 
     def _send(self, text):
-        self._report.write(text.encode() + b"\n")
+        if self._report:   # without a report channel (the heap figures' runs) nobody hears
+            self._report.write(text.encode() + b"\n")
 
     def _report_leds(self, strip):
         # Written a word at a time: one long line would need a block of heap the Pico's own

@@ -75,8 +75,11 @@ def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="m
     """Run main.py (or a probe around it) on the control script; (stderr, stdout, storage).
 
     The serial output goes nowhere (the figures need no host) and the run ends when the
-    control script does. A fault is logged and main.py restarts the game from its save, so
-    the run is stopped at the first logged error rather than left to retry.
+    control script does. There is no report channel: its line for each LED frame would need
+    heap that the Pico's LED driver never asks for, and on the edge of the budget such
+    passing garbage decides where the blocks that stay land. A fault is logged and main.py
+    restarts the game from its save, so the run is stopped at the first logged error rather
+    than left to retry.
     Modules are imported as on the Pico: by relative paths from the firmware's folder, the
     only entry of sys.path. (The unix port interns the words of the command line: the qstr
     table counts about ten names, the paths among them, that the Pico does not have.)
@@ -88,7 +91,7 @@ def run_firmware(binary, firmware_dir, heap_kb, control_path, workdir, script="m
         proc = subprocess.Popen(
             [binary, "-X", "heapsize=%dK" % heap_kb, "-m", script[:-len(".py")],
              "--board", board_file(board), "--storage", storage,
-             "--control", control_path, "--report", os.devnull],
+             "--control", control_path],
             cwd=firmware_dir, stdin=serial_in, stdout=subprocess.PIPE, stderr=err,
             env=dict(os.environ, MICROPYPATH=""))
         deadline = time.monotonic() + timeout
