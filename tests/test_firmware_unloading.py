@@ -18,8 +18,8 @@ class ScriptedLink:
         self.replies = []
     def read_line(self):
         return self.lines.pop(0) if self.lines else None
-    def write(self, frame, tail=b''):
-        words = (frame + tail).decode().split()
+    def send(self, seq, words):
+        words = protocol.encode(seq, words).decode().split()
         if words[1] in ('ok', 'err'):
             self.replies.append(words[1:3])
 

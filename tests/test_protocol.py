@@ -153,3 +153,39 @@ def test_the_example_frames_in_the_protocol_document_are_valid():
     assert protocol.decode(request) == (7, "state", [])
     seq, verb, args = protocol.decode(reply)
     assert (seq, verb, args[:2]) == (12, "ok", ["7", "state"])
+
+
+def sfen_by_ranks(sfen):
+    """SFEN in the parts Position.sfen_parts gives: a rank each, the rest on the last."""
+    board, rest = sfen.split(" ", 1)
+    ranks = board.split("/")
+    return [ranks[0]] + ["/" + r for r in ranks[1:-1]] + ["/%s %s" % (ranks[-1], rest)]
+
+
+def test_the_board_streams_the_same_frames_in_pieces_on_micropython():
+    # The board writes a frame piece by piece with a running CRC (no block as long as the
+    # line); the bytes must be those of a frame built whole, and too long a frame is refused
+    # before a byte goes out.
+    frames = [(0, ["move", "1", "7g7f"] + SFEN.split()), (65535, ["version"]),
+              (3, ["state", "-", sfen_by_ranks(SFEN)]),
+              (7, ["x" * (protocol.MAX_LINE - 13)]), (8, ["x" * (protocol.MAX_LINE - 12)])]
+    code = (
+        "from boardfw import protocol\n"
+        "for seq, words in %r:\n"
+        "    out = []\n"
+        "    try:\n"
+        "        protocol.write_frame(out.append, seq, words)\n"
+        "        print(b''.join(bytes(p, 'ascii') if isinstance(p, str) else p\n"
+        "                       for p in out).decode().strip())\n"
+        "    except protocol.ProtocolError as e:\n"
+        "        print('refused', e.code, len(out))\n" % (frames,)
+    )
+    _, stdout, _ = run_micropython(code)
+    lines = stdout.strip().split("\n")
+    whole = [" ".join(words) for _, words in frames[:2]] + ["state - " + SFEN]
+    whole += ["x" * (protocol.MAX_LINE - 13)]
+    for (seq, words), text, line in zip(frames, whole, lines):
+        body = ("%d %s" % (seq, text)).encode()
+        assert line.encode() + b"\n" == body + b" #%08x\n" % zlib.crc32(body)
+        assert protocol.encode(seq, words) == line.encode() + b"\n"
+    assert lines[4:] == ["refused long 0"]

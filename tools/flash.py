@@ -28,7 +28,8 @@ from yariboard.emurig import MICROPYTHON_VERSION
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("boardfw", "shogicore")
 # the simulated board runs on the unix port only
-HOST_ONLY = ("boardfw/sim_hw.py", "boardfw/sim_slow_flash.py", "boardfw/sim_start.py")
+HOST_ONLY = ("boardfw/sim_hw.py", "boardfw/sim_report.py", "boardfw/sim_slow_flash.py",
+             "boardfw/sim_start.py")
 # paths relative to the checkout, where the commands run (tools/ is not installed)
 FIRMWARE = os.path.relpath(resources.firmware_dir(), ROOT)
 BOARD_FILES = {variant: os.path.relpath(resources.board_file(board), ROOT)

@@ -176,9 +176,9 @@ class Controller:
         return self.game.position.plies
 
     def _sfen_words(self):
-        """The position's SFEN as the frame's last words: one string, as the frame joins
-        words with spaces anyway (split, it would take the RAM twice)."""
-        return [self.game.position.sfen()]
+        """The position's SFEN as the frame's last word, given by ranks (its frame is
+        written piece by piece: protocol.write_frame)."""
+        return [self.game.position.sfen_parts()]
 
     # -- interpreter events --------------------------------------------------------------
     def _handle(self, events):
@@ -258,7 +258,7 @@ class Controller:
 
     # -- serial requests -----------------------------------------------------------------
     def _send(self, *words):
-        self.link.write(*protocol.frame_parts(self.seq, words))
+        self.link.send(self.seq, words)
         self.seq = protocol.next_seq(self.seq)
 
     def _serve(self, line):

@@ -24,13 +24,25 @@ class Leds:
         self.strip = strip
         self.buf = strip.buf
         self.config = config    # led_ma_per_channel, led_idle_ma, led_budget_ma (config.py)
-        self._dark = bytes(len(self.buf))
+        # The LEDs lit since the last clear, which darkens only those (None: every LED, after
+        # fill). A zeroed copy of the buffer to clear from would hold a frame's worth of RAM.
+        self._lit = []
         self._key = 0           # of the frame being built
         self._shown = None      # the key of the frame last written
 
     def clear(self):
         """Start a frame: every LED dark."""
-        self.buf[:] = self._dark
+        buf = self.buf
+        lit = self._lit
+        if lit is None:
+            for i in range(len(buf)):
+                buf[i] = 0
+            self._lit = []
+        else:
+            for index in lit:
+                i = 3 * index
+                buf[i] = buf[i + 1] = buf[i + 2] = 0
+            del lit[:]
         self._key = 0
 
     def set(self, index, rgb):
@@ -40,6 +52,8 @@ class Leds:
         buf[i] = rgb >> 8 & 255
         buf[i + 1] = rgb >> 16
         buf[i + 2] = rgb & 255
+        if self._lit is not None:   # after fill, clear darkens every LED anyway
+            self._lit.append(index)
         # each step is one-to-one (33 is odd), so one call made otherwise changes the key
         key = (self._key * 33 + index) & _KEY_MASK
         self._key = (key * 33 ^ rgb) & _KEY_MASK
@@ -48,6 +62,7 @@ class Leds:
         """Every LED the colour `rgb` (the LED test)."""
         self.buf[:] = bytes((rgb >> 8 & 255, rgb >> 16, rgb & 255)) * (len(self.buf) // 3)
         self._key = (1 << 24) + rgb   # above every key `set` makes
+        self._lit = None
 
     def show(self):
         """Write the frame just built, scaled into the budget if needed, unless it is the

@@ -75,19 +75,38 @@ def next_seq(seq):
 
 
 def encode(seq, words):
-    """Frame `words` (strings, joined with spaces) with sequence number `seq`; returns
-    bytes."""
-    body, tail = frame_parts(seq, words)
-    return body + tail
-
-
-def frame_parts(seq, words):
-    """The frame of `encode` as (body, tail), to be written one after the other: the board
-    then never needs a second block as long as the line (its heap has few such holes)."""
+    """Frame `words` (strings, joined with spaces; a word may be a list of parts, as in
+    write_frame) with sequence number `seq`; returns bytes."""
+    words = [w if isinstance(w, str) else "".join(w) for w in words]
     body = ("%d %s" % (seq, " ".join(words))).encode()
     if len(body) + 11 > MAX_LINE:
         raise ProtocolError("long", "frame too long")
-    return body, b" #%08x\n" % checksum(body)
+    return body + b" #%08x\n" % checksum(body)
+
+
+def write_frame(write, seq, words):
+    """Hand the frame of `encode` to `write` piece by piece, the CRC running over the
+    pieces: the board then needs no block as long as the line, and its heap, fragmented
+    after a long game, has few such holes. A word may be given as a list of parts, written
+    back to back (a SFEN by ranks: Position.sfen_parts). MicroPython only (its CRC and
+    streams take str)."""
+    head = b"%d" % seq
+    length = len(head)
+    for word in words:
+        for part in [word] if isinstance(word, str) else word:
+            length += len(part)
+        length += 1
+    if length + 11 > MAX_LINE:
+        raise ProtocolError("long", "frame too long")
+    write(head)
+    crc = binascii.crc32(head)
+    for word in words:
+        write(b" ")
+        crc = binascii.crc32(b" ", crc)
+        for part in [word] if isinstance(word, str) else word:
+            write(part)
+            crc = binascii.crc32(part, crc)
+    write(b" #%08x\n" % (crc & 0xFFFFFFFF))
 
 
 _HEX_DIGITS = const(b"0123456789abcdef")

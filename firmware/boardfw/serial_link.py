@@ -15,7 +15,7 @@ import select
 import sys
 from micropython import const
 
-from boardfw.protocol import MAX_LINE
+from boardfw.protocol import MAX_LINE, write_frame
 
 _TOO_LONG = const(b"")  # returned in place of an over-long line
 _MAX_BYTES_PER_POLL = const(64)
@@ -58,13 +58,10 @@ class SerialLink:
                 self._overflow = True
         return None
 
-    def write(self, frame, tail=b""):
-        """Send one frame (given whole, or as the body and tail of protocol.frame_parts) if
-        the port is ready; count it as dropped otherwise."""
+    def send(self, seq, words):
+        """Send the frame of `words` if the port is ready; count it as dropped otherwise."""
         if _ready(self._poll_out):
-            self._out.write(frame)
-            if tail:
-                self._out.write(tail)
+            write_frame(self._out.write, seq, words)
             flush = getattr(self._out, "flush", None)
             if flush:
                 flush()

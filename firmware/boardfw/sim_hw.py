@@ -18,8 +18,9 @@ and hears back on the report channel `ack TOKEN`, `leds 5e:005a00 ...` (the lit 
 whenever the chain is rewritten) and, once asked with `styles`, `styles PHASE 5e:0 ...` (the
 interpreter's phase and the LED style of each lit square, ledlang's rows, whenever they
 change: the host draws the LED language from them, blinking squares included whatever the
-moment; off by default, as it allocates on every pass and would skew the heap figures). With a virtual clock, time moves only by `advance`, so
-tests are exact and fast; with the real clock the board runs in real time.
+moment; off by default, as it allocates on every pass). The report channel is
+boardfw/sim_report.py, loaded only when there is one. With a virtual clock, time moves only
+by `advance`, so tests are exact and fast; with the real clock the board runs in real time.
 """
 import select
 import time
@@ -94,15 +95,18 @@ class SimHardware:
         self.button_pins = {}
         for name in config.button_pins:
             self.button_pins[name] = SimPin()
-        self.strip = SimStrip(config.led_count, self._report_leds if report else None)
+        self._report = None
+        if report:
+            from boardfw.sim_report import Report
+
+            self._report = Report(report, config)
+        self.strip = SimStrip(config.led_count, self._report and self._report.leds)
         self.virtual_clock = virtual_clock
         self._now = 0
         self._advance_left = 0
         self._ack = None
         self._control = control
-        self._report = report
         self.controller = None    # set by main.py: whose LED styles to report
-        self._styles = None       # the last styles report; None: not asked for
         self._wait = select.poll()
         if control:
             self._wait.register(control, select.POLLIN)
@@ -121,15 +125,9 @@ class SimHardware:
 
     def idle(self):
         """Between loop passes: answer a sync, move virtual time, or wait for input."""
-        if self._styles is not None and self.controller:
-            interpreter = self.controller.interpreter
-            name = interpreter.variant.square_name
-            words = ["styles", interpreter.phase()]
-            for sq, style in interpreter.frame(self.ticks_ms()):
-                words.append("%s:%d" % (name(sq), style))
-            if words != self._styles:
-                self._styles = words
-                self._send(" ".join(words))
+        report = self._report
+        if report and report.styles is not None and self.controller:
+            report.report_styles(self.controller.interpreter, self.ticks_ms())
         if self._ack is not None:
             self._send("ack " + self._ack)
             self._ack = None
@@ -193,7 +191,8 @@ class SimHardware:
                 self._advance_left += int(words[1])
             return True
         elif verb == "styles":
-            self._styles = []
+            if self._report:
+                self._report.styles = []
         elif verb == "sync":
             self._ack = words[1] if len(words) > 1 else "-"
             return True
@@ -203,16 +202,4 @@ class SimHardware:
 
     def _send(self, text):
         if self._report:   # without a report channel (the heap figures' runs) nobody hears
-            self._report.write(text.encode() + b"\n")
-
-    def _report_leds(self, strip):
-        # Written a word at a time: one long line would need a block of heap the Pico's own
-        # driver never asks for, and the heap figures are taken on this board.
-        report = self._report
-        report.write(b"leds")
-        for index in range(len(strip)):
-            r, g, b = strip[index]
-            if r or g or b:
-                word = " %s:%02x%02x%02x" % (self.config.led_square(index), r, g, b)
-                report.write(word.encode())
-        report.write(b"\n")
+            self._report.send(text)

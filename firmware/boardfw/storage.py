@@ -77,24 +77,24 @@ class GameStore:
         """Write `saved` (a SavedGame) whole to the temp file and swap it in atomically."""
         f = self.open(self.dir + _TMP, "wb")
         try:
-            crc = write(f, _FORMAT + "\n", 0)
+            # Written in short pieces, a move at a time: nothing grows with the game or is as
+            # long as a line, as a large block is what a fragmented heap late in a long game
+            # lacks.
+            crc = write(f, _FORMAT, 0)
             for key, value in (("id", saved.game_id), ("variant", saved.variant),
                                ("mode", saved.mode), ("handicap", saved.handicap),
                                ("result", saved.result), ("illegal", saved.illegal),
                                ("start", saved.start_sfen)):
-                crc = write(f, key + " " + value + "\n", crc)
-            # One line of moves at a time: nothing grows with the game, as a large block is
-            # what a fragmented heap late in a long game lacks.
+                for text in ("\n", key, " ", value):
+                    crc = write(f, text, crc)
             written = 0
-            line = "moves"
             for usi in saved.moves:
-                line += " " + usi
-                written += 1
                 if written % _MOVES_PER_LINE == 0:
-                    crc = write(f, line + "\n", crc)
-                    line = "moves"
-            if written % _MOVES_PER_LINE:
-                crc = write(f, line + "\n", crc)
+                    crc = write(f, "\nmoves", crc)
+                crc = write(f, " ", crc)
+                crc = write(f, usi, crc)
+                written += 1
+            crc = write(f, "\n", crc)
             crc &= 0xFFFFFFFF
             f.write(b"crc %08x\n" % crc)
         finally:
@@ -164,10 +164,10 @@ class GameStore:
 
 
 def write(f, text, crc):
-    """Write `text` to `f`; the CRC-32 so far, `crc` extended by it."""
-    data = text.encode()
-    f.write(data)
-    return binascii.crc32(data, crc)
+    """Write `text` to `f`; the CRC-32 so far, `crc` extended by it. (MicroPython's files and
+    CRC take a str as its bytes: no copy is made.)"""
+    f.write(text)
+    return binascii.crc32(text, crc)
 
 
 def remove(path):

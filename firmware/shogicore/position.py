@@ -59,12 +59,16 @@ class Position:
 
     # -- SFEN ------------------------------------------------------------------------------
     def sfen(self):
-        # One long str (the rows joined), made once: the Pico's fragmented heap has few
-        # holes that large. The side, hands and move number go on the last row first.
+        return "".join(self.sfen_parts())
+
+    def sfen_parts(self):
+        """The SFEN in pieces (a rank each, the side, hands and move number on the last), to
+        be joined with nothing between them: the board writes them to the serial port one
+        by one, as its fragmented heap has few holes as long as the whole text."""
         v = self.variant
         rows = []
         for r in range(1, v.ranks + 1):
-            row = ""
+            row = "/" if r > 1 else ""
             empty = 0
             for f in range(v.files, 0, -1):
                 p = self.board[v.square(f, r)]
@@ -87,7 +91,7 @@ class Position:
                     s = v.symbol(kind)
                     hand += ("%d" % n if n > 1 else "") + (s if colour == BLACK else s.lower())
         rows[-1] = "%s %s %s %d" % (rows[-1], "bw"[self.side], hand or "-", self.move_number)
-        return "/".join(rows)
+        return rows
 
     def piece_at(self, sq):
         return self.board[sq]
