@@ -123,7 +123,7 @@ class Position:
         sign = 1 - 2 * by   # the tables are Black's: White's deltas are turned around
         for delta, mask in v.step_attacks:
             p = board[sq + sign * delta]
-            if p >> 5 == by and (mask >> (p & 31)) & 1:
+            if p and p >> 5 == by and (mask >> (p & 31) - 1) & 1:
                 return True
         for delta, mask in v.slide_attacks:
             delta *= sign
@@ -132,7 +132,7 @@ class Position:
             while p == EMPTY:
                 s += delta
                 p = board[s]
-            if p >> 5 == by and (mask >> (p & 31)) & 1:
+            if p >> 5 == by and (mask >> (p & 31) - 1) & 1:
                 return True
         for delta, reach, mask in v.range_attacks:
             delta *= sign
@@ -142,7 +142,7 @@ class Position:
                 s += delta
                 p = board[s]
                 reach -= 1
-            if p >> 5 == by and (mask >> (p & 31)) & 1:
+            if p and p >> 5 == by and (mask >> (p & 31) - 1) & 1:
                 return True
         return False
 
@@ -167,7 +167,7 @@ class Position:
             while board[t] == EMPTY:
                 t += delta
             p = board[t]
-            if p >> 5 == enemy and (mask >> (p & 31)) & 1:
+            if p >> 5 == enemy and (mask >> (p & 31) - 1) & 1:
                 pinned.append(s)
         for delta, reach, mask in self.variant.range_attacks:
             delta *= sign
@@ -184,7 +184,7 @@ class Position:
                 t += delta
                 d += 1
             p = board[t]
-            if d <= reach and p >> 5 == enemy and (mask >> (p & 31)) & 1:
+            if d <= reach and p and p >> 5 == enemy and (mask >> (p & 31) - 1) & 1:
                 pinned.append(s)
         return pinned
 

@@ -8,7 +8,11 @@ the same turned around, so the rules core negates them (sign = 1 - 2 * colour). 
 promotes to the kind whose symbol is its own with a '+' in front, and a captured '+X' goes
 to the hand as 'X': the numbers of the kinds carry no meaning beyond KING and PAWN.
 """
+from micropython import const
+
 from shogicore.variants import BLACK, WHITE, Variant, _key_table
+
+_SIGN_BIT = const(0x40000000)   # bit 30: the sign of a small int on the Pico
 
 
 # The eight directions F, B, L, R, FL, FR, BL, BR (forward, back, left, right and the
@@ -99,20 +103,25 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
         v.depth[BLACK][sq] = r
         v.depth[WHITE][sq] = ranks + 1 - r
     # For Black's pieces (White's: the deltas negated): (delta from target to attacker,
-    # bitmask of kinds) for steps and slides, (delta, most squares, bitmask of kinds) for
-    # ranges. (Written out here, not as functions: on the Pico each function name would
-    # stay a qstr after this module goes.)
+    # mask of kinds) for steps and slides, (delta, most squares, mask of kinds) for ranges.
+    # A kind's bit is kind - 1, and bit 30 (kind 31, a Wa promotion) is taken as the sign:
+    # so a mask is one of the Pico's small ints (31 bits with the sign), never a big int to
+    # keep in RAM and to allocate anew at every shift, and `mask >> kind - 1 & 1` reads
+    # bit 30 as well. (Written out here, not as functions: on the Pico each function name
+    # would stay a qstr after this module goes.)
     attacks = []
     for source in (steps, slides):
         masks = {}
         for k in kinds:
             for d in source[k.kind]:
-                masks[-d] = masks.get(-d, 0) | (1 << k.kind)
-        attacks.append(tuple([(delta, masks[delta]) for delta in sorted(masks)]))
+                masks[-d] = masks.get(-d, 0) | (1 << k.kind - 1)
+        attacks.append(tuple([(delta, (masks[delta] ^ _SIGN_BIT) - _SIGN_BIT)
+                              for delta in sorted(masks)]))
     v.step_attacks, v.slide_attacks = attacks
     reach_masks = {}
     for k in kinds:
         for d, reach in ranges[k.kind]:
-            reach_masks[(-d, reach)] = reach_masks.get((-d, reach), 0) | (1 << k.kind)
-    v.range_attacks = tuple([(key[0], key[1], reach_masks[key]) for key in sorted(reach_masks)])
+            reach_masks[(-d, reach)] = reach_masks.get((-d, reach), 0) | (1 << k.kind - 1)
+    v.range_attacks = tuple([(key[0], key[1], (reach_masks[key] ^ _SIGN_BIT) - _SIGN_BIT)
+                             for key in sorted(reach_masks)])
     return v

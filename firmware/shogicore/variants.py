@@ -61,9 +61,10 @@ class Variant:
     ranges: tuple               # per kind: ((Black's mailbox offset, most squares), ...)
     keys: array                 # hash keys: squares, then hand counts
     depth: tuple                # depth[colour][sq]: 1 on the colour's last rank
-    step_attacks: tuple         # ((delta from target to Black attacker, bitmask of kinds), ...)
+    step_attacks: tuple         # ((delta from target to Black attacker, mask of kinds), ...):
+                                # bit kind - 1, bit 30 as the sign (tables.py)
     slide_attacks: tuple
-    range_attacks: tuple        # ((delta, most squares, bitmask of kinds), ...)
+    range_attacks: tuple        # ((delta, most squares, mask of kinds), ...)
 
     def __init__(self, name, files, ranks, pad_files=1):
         self.name = name

@@ -63,7 +63,7 @@ def attack_lines(variant, colour):
         sided = sided_tables(variant, colour)
 
         def hits(mask):
-            return bytes(1 if p and p >> 5 == colour and (mask >> (p & 31)) & 1 else 0
+            return bytes(1 if p & 31 and p >> 5 == colour and (mask >> (p & 31) - 1) & 1 else 0
                          for p in range(65))
         lines = _ATTACKS[key] = (
             tuple((delta, hits(mask)) for delta, mask in sided.step_attacks),
@@ -304,7 +304,7 @@ def check_answers(position):
     tables = sided_tables(variant, enemy)
     for delta, mask in tables.step_attacks:
         p = board[king + delta]
-        if p >> 5 == enemy and (mask >> (p & 31)) & 1:
+        if p and p >> 5 == enemy and (mask >> (p & 31) - 1) & 1:
             checkers += 1
             answers = (king + delta,)
     # slides reach to the edge; ranges stop after their most squares
@@ -316,7 +316,7 @@ def check_answers(position):
             line.append(s)
             s += delta
         p = board[s]
-        if p >> 5 == enemy and (mask >> (p & 31)) & 1:
+        if p and p >> 5 == enemy and (mask >> (p & 31) - 1) & 1:
             checkers += 1
             answers = line + [s]
     return checkers, answers if checkers == 1 else ()
