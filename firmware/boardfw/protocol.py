@@ -93,7 +93,7 @@ def write_frame(write, seq, words):
     head = b"%d" % seq
     length = len(head)
     for word in words:
-        for part in [word] if isinstance(word, str) else word:
+        for part in (word,) if isinstance(word, str) else word:
             length += len(part)
         length += 1
     if length + 11 > MAX_LINE:
@@ -103,7 +103,7 @@ def write_frame(write, seq, words):
     for word in words:
         write(b" ")
         crc = binascii.crc32(b" ", crc)
-        for part in [word] if isinstance(word, str) else word:
+        for part in (word,) if isinstance(word, str) else word:
             write(part)
             crc = binascii.crc32(part, crc)
     write(b" #%08x\n" % (crc & 0xFFFFFFFF))
