@@ -76,20 +76,20 @@ def next_seq(seq):
 
 def encode(seq, words):
     """Frame `words` (strings, joined with spaces; a word may be a list of parts, as in
-    write_frame) with sequence number `seq`; returns bytes."""
-    words = [w if isinstance(w, str) else "".join(w) for w in words]
-    body = ("%d %s" % (seq, " ".join(words))).encode()
-    if len(body) + 11 > MAX_LINE:
-        raise ProtocolError("long", "frame too long")
-    return body + b" #%08x\n" % checksum(body)
+    write_frame) with sequence number `seq`; returns bytes. The host's way: write_frame's
+    pieces joined, each word handed over as a list of bytes parts."""
+    pieces = []
+    write_frame(pieces.append, seq, [[w.encode()] if isinstance(w, str)
+                                     else [part.encode() for part in w] for w in words])
+    return b"".join(pieces)
 
 
 def write_frame(write, seq, words):
-    """Hand the frame of `encode` to `write` piece by piece, the CRC running over the
-    pieces: the board then needs no block as long as the line, and its heap, fragmented
-    after a long game, has few such holes. A word may be given as a list of parts, written
-    back to back (a SFEN by ranks: Position.sfen_parts). MicroPython only (its CRC and
-    streams take str)."""
+    """Hand the frame of `words` to `write` piece by piece, the CRC running over the pieces:
+    the board then needs no block as long as the line, and its heap, fragmented after a long
+    game, has few such holes. A word is a str, or a list of parts written back to back (a
+    SFEN by ranks: Position.sfen_parts). A part is a str on MicroPython, whose CRC and
+    streams take a str as its bytes, and bytes on CPython (`encode`)."""
     head = b"%d" % seq
     length = len(head)
     for word in words:
