@@ -110,10 +110,10 @@ class GameStore:
         """Append one entry: ('+', USI) a move, ('-',) a take-back, ('=', result, illegal).
         True once the record is due for a compaction (a `save`)."""
         text = " ".join(words)
-        crc = binascii.crc32(text.encode(), self.crc) & 0xFFFFFFFF
+        crc = binascii.crc32(text, self.crc) & 0xFFFFFFFF   # a str as its bytes, as in `write`
         f = self.open(self.path, "ab")
         try:
-            f.write(("%s %08x\n" % (text, crc)).encode())   # one write: a cut leaves a prefix
+            f.write("%s %08x\n" % (text, crc))   # one write: a cut leaves a prefix
         finally:
             f.close()
         self.crc = crc
