@@ -15,7 +15,9 @@ asked; often with many kinds in hand); its list can hold pawn drops onto a file 
 has its pawn, drops onto an occupied square and drops of pieces its side does not hold; and
 it never generates a move that declines a promotion it counts always better, where the rules
 (as in shogi) leave the choice to the player: such a move passes when its promoting twin is
-accepted. Any other disagreement fails.
+accepted. Its list can also hold a board move, seen so far only of the King, onto a square an
+enemy attacks; it refuses such a move itself when it is the only one it may play, and only
+then does the move pass. Any other disagreement fails.
 """
 import os
 import random
@@ -50,17 +52,17 @@ class Tally:
     def __init__(self):
         self.plies = self.compared = self.listed = self.accepted = self.mated = 0
         self.fox_in_hand = self.engine_crashes = self.engine_drop_defects = 0
-        self.deferrals = self.unconfirmed_drops = 0
+        self.deferrals = self.unconfirmed_drops = self.listed_but_refused = 0
         self.problems = []
 
     def __repr__(self):
         return ("plies %d, compared %d (moves listed by both %d, board moves accepted on "
                 "request %d, drops far below the engine's best %d, declined promotions the "
                 "engine never generates %d); drops the engine pruned %d; not asked (fox in hand) "
-                "%d, engine crashes %d, engine drop defects %d"
+                "%d, engine crashes %d, engine drop defects %d, moves the engine lists but refuses %d"
                 % (self.plies, self.compared, self.listed, self.accepted, self.mated,
                    self.deferrals, self.unconfirmed_drops, self.fox_in_hand,
-                   self.engine_crashes, self.engine_drop_defects))
+                   self.engine_crashes, self.engine_drop_defects, self.listed_but_refused))
 
 
 def _own_pawn_on_file(position, usi):
@@ -88,6 +90,16 @@ def _engine_drop_defect(position, usi):
             or _not_in_hand(position, usi))
 
 
+def _refuses(engine, position, usi, tally):
+    """Does the engine refuse the board move `usi` when it may play nothing else? A crash
+    counts as no answer: the move is then not passed."""
+    try:
+        return not engine.accepts(position, usi)
+    except EngineDied:
+        tally.engine_crashes += 1
+        return False
+
+
 def compare(engine, position, tally):
     """Compare the legal moves of `position` with CrazyWa's; problems go to the tally."""
     v = position.variant
@@ -111,6 +123,8 @@ def compare(engine, position, tally):
     for usi in sorted(theirs - ours):
         if _engine_drop_defect(position, usi):
             tally.engine_drop_defects += 1
+        elif "*" not in usi and _refuses(engine, position, usi, tally):
+            tally.listed_but_refused += 1
         else:
             tally.problems.append("%s: CrazyWa lists %s, illegal here" % (where, usi))
     tally.listed += len(theirs & ours)
@@ -247,3 +261,17 @@ def test_crazywa_takes_the_promotion_where_declining_is_never_better(crazywa):
     assert crazywa.accepts(position, "9d9c") and crazywa.accepts(position, "9d9c+")
     assert {"11d11c", "11d11c+", "9d9c", "9d9c+"} <= set(
         to_usi(position.variant, m) for m in position.legal_moves())
+
+
+def test_crazywa_lists_a_king_move_into_check_but_refuses_to_play_it(crazywa):
+    # From seed 115 of the long sweep: Black's promoted Running Rabbit (a Treacherous Fox)
+    # on 5c steps forward to 5b, so White's King may not go there. CrazyWa's list offers
+    # 6a5b; asked to play it and nothing else, it counts itself mated (see the module
+    # docstring). It is not refusing every move here: another piece's move it plays.
+    position = Position("wa", "hmlcvkw1ud1/1e1rs3gfo/ppp1pp+Rxppp/3p3p3/11/11/5X5/3P3P3/"
+                              "PPP1PPP1PPP/OF3SV1CEM/1DUGWK2L1H w P 14")
+    ours = set(to_usi(position.variant, m) for m in position.legal_moves())
+    moves, _, _ = crazywa.root_moves(position)
+    assert "6a5b" in moves and "6a5b" not in ours
+    assert not crazywa.accepts(position, "6a5b")
+    assert crazywa.accepts(position, "5a4a") and "5a4a" in ours
