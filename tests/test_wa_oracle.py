@@ -17,7 +17,9 @@ it never generates a move that declines a promotion it counts always better, whe
 (as in shogi) leave the choice to the player: such a move passes when its promoting twin is
 accepted. Its list can also hold a board move, seen so far only of the King, onto a square an
 enemy attacks; it refuses such a move itself when it is the only one it may play, and only
-then does the move pass. Any other disagreement fails.
+then does the move pass. With a Treacherous Fox of the side to move on some squares it may
+list nothing and count that side mated, where the side is not in check and has moves: that
+position is counted, not asked. Any other disagreement fails.
 """
 import os
 import random
@@ -53,16 +55,19 @@ class Tally:
         self.plies = self.compared = self.listed = self.accepted = self.mated = 0
         self.fox_in_hand = self.engine_crashes = self.engine_drop_defects = 0
         self.deferrals = self.unconfirmed_drops = self.listed_but_refused = 0
+        self.false_mates = 0
         self.problems = []
 
     def __repr__(self):
         return ("plies %d, compared %d (moves listed by both %d, board moves accepted on "
                 "request %d, drops far below the engine's best %d, declined promotions the "
                 "engine never generates %d); drops the engine pruned %d; not asked (fox in hand) "
-                "%d, engine crashes %d, engine drop defects %d, moves the engine lists but refuses %d"
+                "%d, engine crashes %d, engine drop defects %d, moves the engine lists but refuses %d, "
+                "mates the engine sees beside its own fox %d"
                 % (self.plies, self.compared, self.listed, self.accepted, self.mated,
                    self.deferrals, self.unconfirmed_drops, self.fox_in_hand,
-                   self.engine_crashes, self.engine_drop_defects, self.listed_but_refused))
+                   self.engine_crashes, self.engine_drop_defects, self.listed_but_refused,
+                   self.false_mates))
 
 
 def _own_pawn_on_file(position, usi):
@@ -100,6 +105,14 @@ def _refuses(engine, position, usi, tally):
         return False
 
 
+def _false_mate(position, theirs, best, ours):
+    """Does the engine count the side to move mated where that side is not in check, has
+    moves, and has a Treacherous Fox on the board (the case seen, see the module docstring)?"""
+    own_fox = FOX | (position.side << 5)
+    return (not theirs and best <= -MATE_CENTIPAWNS and ours and not position.in_check()
+            and any(position.piece_at(sq) == own_fox for sq in position.variant.squares))
+
+
 def compare(engine, position, tally):
     """Compare the legal moves of `position` with CrazyWa's; problems go to the tally."""
     v = position.variant
@@ -112,6 +125,9 @@ def compare(engine, position, tally):
         theirs, choice, best = engine.root_moves(position)
     except EngineDied:
         tally.engine_crashes += 1
+        return
+    if _false_mate(position, theirs, best, ours):
+        tally.false_mates += 1
         return
     tally.compared += 1
     where = position.sfen()
@@ -275,3 +291,18 @@ def test_crazywa_lists_a_king_move_into_check_but_refuses_to_play_it(crazywa):
     assert "6a5b" in moves and "6a5b" not in ours
     assert not crazywa.accepts(position, "6a5b")
     assert crazywa.accepts(position, "5a4a") and "5a4a" in ours
+
+
+def test_crazywa_counts_a_side_mated_beside_its_own_fox(crazywa):
+    # From seed 139 of the long sweep: White, not in check, has 121 moves (a Sparrow Pawn's
+    # step 3c3d among them). With White's Treacherous Fox on 4a, CrazyWa lists none and scores
+    # itself mated; with that Fox taken off (the one on 5a stays), it lists moves as usual.
+    rest = "/hel1s4po/p1mr2cpp2/2p6+Op/1p1pGp2w2/4p1P2E1/P2PP5P/2P3pP3/2UKCPVR2H/D1U8/" \
+           "1P1G1SWLPM1 w fp 132"
+    position = Position("wa", "f3vkxxD2" + rest)
+    ours = set(to_usi(position.variant, m) for m in position.legal_moves())
+    assert not position.in_check() and len(ours) == 121 and "3c3d" in ours
+    moves, choice, best = crazywa.root_moves(position)
+    assert not moves and choice is None and best <= -MATE_CENTIPAWNS
+    moves, choice, best = crazywa.root_moves(Position("wa", "f3vkx1D2" + rest))
+    assert choice in moves and best > -MATE_CENTIPAWNS
