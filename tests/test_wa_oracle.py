@@ -62,8 +62,8 @@ class Tally:
         return ("plies %d, compared %d (moves listed by both %d, board moves accepted on "
                 "request %d, drops far below the engine's best %d, declined promotions the "
                 "engine never generates %d); drops the engine pruned %d; not asked (fox in hand) "
-                "%d, engine crashes %d, engine drop defects %d, moves the engine lists but refuses %d, "
-                "mates the engine sees beside its own fox %d"
+                "%d, engine crashes %d, engine drop defects %d, moves the engine lists but "
+                "refuses %d, mates the engine sees beside its own fox %d"
                 % (self.plies, self.compared, self.listed, self.accepted, self.mated,
                    self.deferrals, self.unconfirmed_drops, self.fox_in_hand,
                    self.engine_crashes, self.engine_drop_defects, self.listed_but_refused,

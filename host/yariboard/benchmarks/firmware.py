@@ -398,7 +398,7 @@ def bench_heap(binary, games, mpy_dir, workdir, board="yari-9x7"):
         PLIES, bits, ", ".join(map(str, SEEDS)), worst, verdict), flush=True)
     if bits == 32:
         print_margin(binary, games, mpy_dir, workdir, board)
-    profile_kb = worst + PROFILE_HEADROOM_KB if worst < 10 ** 6 else 512
+    profile_kb = min(worst + PROFILE_HEADROOM_KB, 512)   # 512: the largest heap searched
     profile = heap_profile(binary, mpy_dir, games[0][1][0], workdir, heap_kb=profile_kb,
                            board=board)
     print("heap in use (%d-bit, mpy, after gc, in a %d KB heap): modules imported %d KB, "
