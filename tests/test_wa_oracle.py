@@ -20,9 +20,14 @@ enemy attacks; it refuses such a move itself when it is the only one it may play
 then does the move pass. With a Treacherous Fox of the side to move on some squares it may
 list nothing and count that side mated, where the side is not in check and has moves: that
 position is counted, not asked. Any other disagreement fails.
+
+The slow sweep (`make test-slow`) plays 40 such games with bounds of its own: at most 12
+left-out drops asked about per ply (a fixed sample; the rest counted), and 90 s per game, after
+which the game stops and is counted as cut short. It prints a line per game as it goes.
 """
 import os
 import random
+import time
 
 import pytest
 
@@ -55,7 +60,7 @@ class Tally:
         self.plies = self.compared = self.listed = self.accepted = self.mated = 0
         self.fox_in_hand = self.engine_crashes = self.engine_drop_defects = 0
         self.deferrals = self.unconfirmed_drops = self.listed_but_refused = 0
-        self.false_mates = 0
+        self.false_mates = self.drops_not_asked = self.games_cut = 0
         self.problems = []
 
     def __repr__(self):
@@ -63,11 +68,12 @@ class Tally:
                 "request %d, drops far below the engine's best %d, declined promotions the "
                 "engine never generates %d); drops the engine pruned %d; not asked (fox in hand) "
                 "%d, engine crashes %d, engine drop defects %d, moves the engine lists but "
-                "refuses %d, mates the engine sees beside its own fox %d"
+                "refuses %d, mates the engine sees beside its own fox %d; drops not asked "
+                "(over the cap per ply) %d, games cut short at their time budget %d"
                 % (self.plies, self.compared, self.listed, self.accepted, self.mated,
                    self.deferrals, self.unconfirmed_drops, self.fox_in_hand,
                    self.engine_crashes, self.engine_drop_defects, self.listed_but_refused,
-                   self.false_mates))
+                   self.false_mates, self.drops_not_asked, self.games_cut))
 
 
 def _own_pawn_on_file(position, usi):
@@ -113,8 +119,20 @@ def _false_mate(position, theirs, best, ours):
             and any(position.piece_at(sq) == own_fox for sq in position.variant.squares))
 
 
-def compare(engine, position, tally):
-    """Compare the legal moves of `position` with CrazyWa's; problems go to the tally."""
+def _drops_to_ask(position, drops, cap, tally):
+    """The drops to ask about singly: all of them, or a sample of `cap` (the same for the
+    same position) when there are more. Each question is a search by a fresh engine
+    process, seconds each with large hands: one ply of a long game once asked 68."""
+    drops = sorted(drops)
+    if cap is None or len(drops) <= cap:
+        return drops
+    tally.drops_not_asked += len(drops) - cap
+    return sorted(random.Random(position.sfen()).sample(drops, cap))
+
+
+def compare(engine, position, tally, drop_questions=None):
+    """Compare the legal moves of `position` with CrazyWa's; problems go to the tally.
+    `drop_questions` caps the drops the engine leaves out that are asked about singly."""
     v = position.variant
     tally.plies += 1
     if position.hands[0][FOX] or position.hands[1][FOX]:
@@ -144,7 +162,10 @@ def compare(engine, position, tally):
         else:
             tally.problems.append("%s: CrazyWa lists %s, illegal here" % (where, usi))
     tally.listed += len(theirs & ours)
-    for usi in sorted(ours - theirs):
+    missing = ours - theirs
+    drops = _drops_to_ask(position, [usi for usi in missing if "*" in usi], drop_questions,
+                          tally)
+    for usi in sorted(usi for usi in missing if "*" not in usi) + drops:
         try:
             if "*" not in usi:
                 if engine.accepts(position, usi):
@@ -174,12 +195,18 @@ def compare(engine, position, tally):
             tally.unconfirmed_drops += 1
 
 
-def play_and_compare(engine, seed, plies, tally):
-    """A seeded random game (biased to drops, promotions, captures), compared at each ply."""
+def play_and_compare(engine, seed, plies, tally, drop_questions=None, seconds=None):
+    """A seeded random game (biased to drops, promotions, captures), compared at each ply.
+    With `seconds`, the game stops at the first ply that starts after that much time (and
+    is counted as cut short); `drop_questions` is passed to `compare`."""
     rng = random.Random(seed)
     position = Position("wa")
+    deadline = None if seconds is None else time.monotonic() + seconds
     for _ in range(plies):
-        compare(engine, position, tally)
+        if deadline is not None and time.monotonic() > deadline:
+            tally.games_cut += 1
+            break
+        compare(engine, position, tally, drop_questions)
         moves = position.legal_moves()
         if not moves or position.status():
             break
@@ -200,12 +227,44 @@ def test_random_games_agree_with_crazywa_at_every_ply(crazywa, seed):
     _assert_clean(tally, 30)
 
 
+def test_the_sweep_asks_a_fixed_sample_of_drops_and_stops_a_game_at_its_budget(crazywa):
+    position = Position("wa", "5k5/11/11/11/11/11/11/11/11/11/5K5 b PHOS 1")
+    moves = [to_usi(position.variant, m) for m in position.legal_moves()]
+    drops = [usi for usi in moves if "*" in usi]
+    tally = Tally()
+    sample = _drops_to_ask(position, drops, 12, tally)
+    assert len(sample) == 12 and set(sample) < set(drops)
+    assert tally.drops_not_asked == len(drops) - 12
+    assert _drops_to_ask(position, drops, 12, Tally()) == sample       # the same each run
+    assert _drops_to_ask(position, drops[:5], 12, tally) == sorted(drops[:5])
+    play_and_compare(crazywa, 1, 60, tally, seconds=0)
+    assert tally.games_cut == 1 and tally.plies == 0
+
+
+# The slow sweep's bounds: without them a few games took most of its time (one 49 minutes,
+# one of its plies over 4 minutes), and a run stopped early showed nothing of what it covered.
+SWEEP_SEEDS = range(100, 140)
+SWEEP_PLIES = 160
+SWEEP_GAME_SECONDS = 90
+SWEEP_DROP_QUESTIONS = 12
+
+
 @pytest.mark.slow
-def test_many_random_games_agree_with_crazywa():
+def test_many_random_games_agree_with_crazywa(capsys):
     tally = Tally()
     with XBoardEngine(variant="wa") as engine:
-        for seed in range(100, 140):
-            play_and_compare(engine, seed, 160, tally)
+        for seed in SWEEP_SEEDS:
+            started, plies, problems = time.monotonic(), tally.plies, len(tally.problems)
+            play_and_compare(engine, seed, SWEEP_PLIES, tally, SWEEP_DROP_QUESTIONS,
+                             SWEEP_GAME_SECONDS)
+            with capsys.disabled():   # shown as it goes, so a stopped run says what it covered
+                print("\nWa sweep, seed %d: %d plies in %.0f s, %d problems; so far %d positions "
+                      "compared, %d games cut short"
+                      % (seed, tally.plies - plies, time.monotonic() - started,
+                         len(tally.problems) - problems, tally.compared, tally.games_cut),
+                      flush=True)
+    with capsys.disabled():
+        print("Wa sweep:", tally, flush=True)
     _assert_clean(tally, 2000)
 
 
