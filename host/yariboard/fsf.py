@@ -69,6 +69,30 @@ def find_npm(npm=None):
     return path
 
 
+# npm's error lines that name no cause: the failing call's details and the log's path.
+_NPM_NOISE = ("syscall ", "errno ", "{", "}", "A complete log of this run")
+
+
+def npm_error(output):
+    """The cause of a failed npm run, in a line: its error code and first message. npm marks
+    its error lines "npm ERR!" (npm 6-9) or "npm error" (npm 10 on); under the message come
+    a stack trace and the error's fields, indented, and last a log file's path."""
+    found = []
+    for line in output.splitlines():
+        marker = line[:9].lower()
+        if marker.startswith("npm err!"):
+            rest = line[8:]
+        elif marker == "npm error":
+            rest = line[9:]
+        else:
+            continue
+        text = rest.strip()
+        if rest.startswith("  ") or not text or text.startswith(_NPM_NOISE):
+            continue
+        found.append(text)
+    return "; ".join(found[:2]) or "no message"
+
+
 def install(root=None, npm=None):
     """npm-install the pinned package into the engines folder; returns its folder.
 
@@ -86,12 +110,9 @@ def install(root=None, npm=None):
     except (OSError, subprocess.TimeoutExpired) as e:
         raise UsiError("npm install of %s failed: %s" % (FSF_PACKAGE, e))
     if done.returncode != 0:
-        # npm marks its error lines "npm ERR!" (npm 6-9) or "npm error" (npm 10 on).
-        lines = [line for line in (done.stderr or done.stdout).splitlines()
-                 if line.lower().startswith(("npm err", "npm error"))]
         raise UsiError("npm install of %s@%s failed (exit %d): %s"
                        % (FSF_PACKAGE, FSF_VERSION, done.returncode,
-                          " ".join(lines[-3:]) or "no message"))
+                          npm_error(done.stderr or done.stdout)))
     if installed_version(root) != FSF_VERSION:
         raise UsiError("npm reported success but %s is not in %s" % (FSF_PACKAGE, prefix))
     return package_dir(root)
