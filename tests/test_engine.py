@@ -14,6 +14,7 @@ from yariboard.engine import (EXACT, LEVELS, LOWER, MATE_BOUND, Engine, evaluate
                               evaluate_black, exchange_gain, gives_check, king_danger,
                               material_black, move_delta, node_key, tables_for)
 from yariboard.benchmarks import engine as engine_benchmark
+from yariboard.movegen import attackers
 from yariboard.players import GreedyPlayer, RandomPlayer, play_game
 
 
@@ -173,7 +174,7 @@ def test_king_danger_grows_with_the_attack():
         + tables.hand_value[WHITE][YARI.kind_of("B")] - (dangers[1] - dangers[0])
 
 
-@pytest.mark.parametrize("variant", [YARI, SHOGI], ids=lambda v: v.name)
+@pytest.mark.parametrize("variant", ["yari", "shogi", "wa"])
 def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, variant):
     """The term's own attack test agrees with the rules core's `_attacked`: with every other
     unit weighed at nothing, the danger is the square of the attacked squares next to the
@@ -185,6 +186,8 @@ def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, var
     monkeypatch.setattr(engine, "ATTACKED_SQUARE_NEXT_TO_KING", 1)
     monkeypatch.setattr(engine, "KING_DANGER_CP_PER_UNIT2", 1)
     monkeypatch.setattr(engine, "KING_DANGER_MAX_CP", 10 ** 6)
+    monkeypatch.setattr(engine, "_TABLES", {})   # the units are read into the tables
+    variant = Position(variant).variant
     tables = tables_for(variant)
     rng = random.Random(11)
     seen_attacked = 0
@@ -204,6 +207,49 @@ def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, var
                 seen_attacked += attacked
                 assert king_danger(tables, position, colour) == (attacked + hand_units) ** 2
     assert seen_attacked > 100
+
+
+@pytest.mark.parametrize("variant, games, sfen", [
+    ("yari", 6, None),
+    ("shogi", 6, None),
+    # random Wa games rarely uncover a check: this one starts where 9i8j does
+    ("wa", 3, "h1l1v1wgu1o/mer1cs4d/ppp2p2f1p/4p1pkpp1/3p3p3/11/3P4P2/PPP2P1P1P1/"
+              "X1U1P1Px2P/DF2KS1RME1/O2G1WVCL1H b - 51"),
+])
+def test_gives_check_agrees_with_the_core_on_every_move_of_random_games(variant, games, sfen):
+    """`gives_check` answers most moves from its lookup tables alone and plays the rest on
+    the bare board; the rules core, which plays each move in full and asks its own attack
+    test, must agree on every legal move, discovered checks and promotions included."""
+    rng = random.Random(5)
+    checks = discovered = 0
+    for _ in range(games):
+        position = Position(variant, sfen)
+        tables = tables_for(position.variant)
+        for _ in range(90):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            for m in moves:
+                position.push(m)
+                checks_in_core = position.in_check()
+                position.pop()
+                assert gives_check(tables, position, m) == checks_in_core, \
+                    (position.sfen(), m)
+                if checks_in_core:
+                    checks += 1
+                    position.push(m)
+                    discovered += move_to(m) not in _checking_squares(position)
+                    position.pop()
+            position.push(rng.choice(moves))
+    assert checks > 50 and discovered > 0
+
+
+def _checking_squares(position):
+    """The squares of the pieces giving check to the side to move (to tell a discovered
+    check from a direct one)."""
+    tables = tables_for(position.variant)
+    return attackers(position.board, position.kings[position.side],
+                     tables.attackers[1 - position.side])
 
 
 def best_exchange_on(position, to, worth):

@@ -193,33 +193,100 @@ class _Tables:
             self.next_to[sq], self.near[sq] = tuple(rings[1]), tuple(rings[2])
         # attackers[colour]: `colour`'s attack lines, with a table by board value each
         # (movegen.attack_lines).
-        # step_zone[colour][king]: the step attacks of `colour` on the squares next to a
-        # General on `king`, all at once. One (square, table) pair for each square a step
-        # attack could come from; the table gives, by what stands there, the bit set of the
-        # neighbours (bit i for next_to[king][i]) that piece attacks.
-        # line_attackers[colour]: the same without the steps.
-        self.attackers = []
-        self.line_attackers = []
-        self.step_zone = []
-        for colour in (BLACK, WHITE):
-            self.attackers.append(attack_lines(variant, colour))
-            self.line_attackers.append(((),) + self.attackers[colour][1:])
-            # (delta, the board values that attack along it) of each step attack
-            step_hits = [(delta, [p for p, attacks in enumerate(hit) if attacks])
-                         for delta, hit in self.attackers[colour][0]]
-            zones = [()] * size
-            for king in variant.squares:
-                bits = {}
-                for index, sq in enumerate(self.next_to[king]):
-                    for delta, attackers in step_hits:
-                        row = bits.setdefault(sq + delta, [0] * 65)
-                        for p in attackers:
-                            row[p] |= 1 << index
-                zones[king] = tuple((sq, bytes(row)) for sq, row in sorted(bits.items())
-                                    if any(row))
-            self.step_zone.append(zones)
+        # danger_zone[colour][king]: the squares around a General of `colour` on `king`,
+        # read in one pass: each square a step attack on one of its neighbours could come
+        # from, and each square one or two steps away. One (square, table) pair each; the
+        # table gives, by what stands there, the bit set of the neighbours that piece
+        # attacks (bit i for next_to[king][i]) plus 256 times the danger units it adds
+        # standing there (an enemy, a guard, or nothing next to the General).
+        # line_zone[colour][king]: the slides and ranges of `colour` that could reach the
+        # squares next to a General on `king`, walked back from each: (bit of the
+        # neighbour, first square of the walk, step, squares it may go, table by board
+        # value of the pieces attacking along it). A walk that would start on the General
+        # or off the board is left out: nothing attacks along it.
+        self.attackers = [attack_lines(variant, colour) for colour in (BLACK, WHITE)]
+        self.line_zone = [_line_zone(variant, self.attackers[colour], self.next_to)
+                          for colour in (BLACK, WHITE)]
+        self.danger_zone = [_danger_zone(variant, colour, self.attackers[1 - colour],
+                                         self.next_to, self.near)
+                            for colour in (BLACK, WHITE)]
         # attacked_count[bits]: how many neighbours a bit set of them names.
         self.attacked_count = bytes(bin(bits).count("1") for bits in range(256))
+        # in_line[colour][king][sq]: 1 where a piece of `colour` could attack a General on
+        # `king` from (one of its step squares, or on one of its lines); on_ray: the lines
+        # alone, where a piece moving away could uncover one of `colour`'s sliders. A move
+        # touching neither cannot give check (`gives_check`).
+        self.in_line, self.on_ray = zip(*(_check_lines(variant, self.attackers[colour])
+                                          for colour in (BLACK, WHITE)))
+
+
+def _line_zone(variant, lines, next_to):
+    """`_Tables.line_zone` for one colour's attack `lines`, by the General's square."""
+    _, slides, ranges = lines
+    walks = [(delta, variant.size, hit) for delta, hit in slides] + list(ranges)
+    zone = [()] * variant.size
+    for king in variant.squares:
+        zone[king] = tuple((1 << index, sq + delta, delta, reach, hit)
+                           for index, sq in enumerate(next_to[king])
+                           for delta, reach, hit in walks
+                           if sq + delta != king and variant.on_board(sq + delta))
+    return zone
+
+
+def _danger_zone(variant, colour, enemy_lines, next_to, near):
+    """`_Tables.danger_zone` for a General of `colour`, by its square."""
+    # (delta, the board values that attack along it) of each enemy step attack
+    enemy_steps = [(delta, [p for p, hits in enumerate(attacks) if hits])
+                   for delta, attacks in enemy_lines[0]]
+    next_to_units = [256 * _danger_next_to(p, colour) for p in range(65)]
+    near_units = [256 * _danger_near(p, colour) for p in range(65)]
+    zone = [()] * variant.size
+    for king in variant.squares:
+        rows = {}
+        for sq in next_to[king]:
+            rows[sq] = list(next_to_units)
+        for sq in near[king]:
+            rows[sq] = list(near_units)
+        for index, sq in enumerate(next_to[king]):
+            for delta, attackers in enemy_steps:
+                if sq + delta != king and variant.on_board(sq + delta):
+                    row = rows.setdefault(sq + delta, [0] * 65)
+                    for p in attackers:
+                        row[p] |= 1 << index
+        zone[king] = tuple((sq, tuple(row)) for sq, row in sorted(rows.items()) if any(row))
+    return zone
+
+
+def _check_lines(variant, lines):
+    """(`_Tables.in_line`, `_Tables.on_ray`) for one colour's attack `lines`."""
+    steps, slides, ranges = lines
+    rays = [(delta, variant.size) for delta, _ in slides] + \
+        [(delta, reach) for delta, reach, _ in ranges]
+    in_line, on_ray = [b""] * variant.size, [b""] * variant.size
+    for king in variant.squares:
+        line, ray = bytearray(variant.size), bytearray(variant.size)
+        for delta, _ in steps:
+            if variant.on_board(king + delta):
+                line[king + delta] = 1
+        for delta, reach in rays:
+            sq = king + delta
+            while reach and variant.on_board(sq):
+                line[sq] = ray[sq] = 1
+                sq += delta
+                reach -= 1
+        in_line[king], on_ray[king] = bytes(line), bytes(ray)
+    return in_line, on_ray
+
+def _danger_next_to(piece, colour):
+    """Danger units for what stands on a square next to a General of `colour`."""
+    if not piece:
+        return OPEN_SQUARE_NEXT_TO_KING
+    return -GUARD_NEXT_TO_KING if piece >> 5 == colour else ATTACKER_NEXT_TO_KING
+
+
+def _danger_near(piece, colour):
+    """Danger units for what stands two squares from a General of `colour`."""
+    return ATTACKER_NEAR_KING if piece and piece >> 5 != colour else 0
 
 
 def _placement_bonus(variant, symbol, colour, sq):
@@ -284,36 +351,25 @@ def material_black(position):
 def king_danger(tables, position, colour):
     """Centipawns `colour` loses for the danger to its General (see the king-safety
     constants at the top). This runs at every judged position, so the attacks on the
-    neighbours are read the quick way: the step attacks on all of them at once, from the
-    squares they could come from (`_Tables.step_zone`), then the lines (`movegen.attacked`)
-    only for the neighbours still unhit."""
+    neighbours are read the quick way: the pieces around the General and their step
+    attacks on all its neighbours at once (`_Tables.danger_zone`), then the lines walked
+    back from the neighbours still unhit (`_Tables.line_zone`)."""
     board = position.board
     king = position.kings[colour]
     enemy = 1 - colour
-    neighbours = tables.next_to[king]
-    units = 0
-    for sq in neighbours:
-        piece = board[sq]
-        if not piece:
-            units += OPEN_SQUARE_NEXT_TO_KING
-        elif piece >> 5 == colour:
-            units -= GUARD_NEXT_TO_KING
-        else:
-            units += ATTACKER_NEXT_TO_KING
-    hit = 0             # the neighbours attacked, a bit each
-    for sq, neighbours_hit in tables.step_zone[enemy][king]:
-        hit |= neighbours_hit[board[sq]]
-    lines = tables.line_attackers[enemy]
-    bit = 1
-    for sq in neighbours:
-        if not hit & bit and attacked(board, sq, lines):
-            hit |= bit
-        bit <<= 1
+    units = hit = 0     # hit: the neighbours attacked, a bit each
+    for sq, read in tables.danger_zone[colour][king]:
+        found = read[board[sq]]
+        hit |= found & 255
+        units += found >> 8
+    for bit, sq, delta, reach, attacks in tables.line_zone[enemy][king]:
+        if not hit & bit:
+            while not board[sq] and reach > 1:
+                sq += delta
+                reach -= 1
+            if attacks[board[sq]]:
+                hit |= bit
     units += ATTACKED_SQUARE_NEXT_TO_KING * tables.attacked_count[hit]
-    for sq in tables.near[king]:
-        piece = board[sq]
-        if piece and piece >> 5 == enemy:
-            units += ATTACKER_NEAR_KING
     hand = position.hands[enemy]
     hand_danger = tables.hand_danger
     for kind in position.variant.hand_kinds:
@@ -933,10 +989,25 @@ def side_in_check(tables, position):
 
 
 def gives_check(tables, position, m):
-    """Does the legal move `m` put the opponent in check? (made, looked at, taken back)"""
-    captured = position._make(m)
-    check = side_in_check(tables, position)
-    position._unmake(m, captured)
+    """Does the legal move `m` put the opponent in check? Asked of most moves the search
+    leaves out near the horizon, so a move that neither lands in line with the enemy
+    General nor leaves a square in line with it is answered at once; the rest are played
+    on the board alone (no hash, hands or history), looked at and taken back."""
+    side = position.side
+    king = position.kings[1 - side]
+    to, frm = m & 0xFF, m >> 8 & 0xFF
+    if not (tables.in_line[side][king][to] or frm and tables.on_ray[side][king][frm]):
+        return False
+    board = position.board
+    mover = moving_piece(position, m)
+    standing = board[to]
+    board[to] = tables.promoted[mover & 31] | side << 5 if m & PROMOTION else mover
+    if frm:
+        board[frm] = 0
+    check = attacked(board, king, tables.attackers[side])
+    if frm:
+        board[frm] = mover
+    board[to] = standing
     return check
 
 
