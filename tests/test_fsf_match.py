@@ -59,11 +59,36 @@ def test_match_command_gives_fairy_stockfish_its_own_budget_when_asked(capsys, m
 
 
 def test_match_command_refuses_nonsense_counts(capsys):
-    for args in (["--games", "0"], ["--fsf-nodes", "0"], ["--jobs", "0"]):
+    for args in (["--games", "0"], ["--fsf-nodes", "0"], ["--jobs", "0"], ["--depth", "0"]):
         assert main(["match"] + args) == 1
         assert capsys.readouterr().err.strip() == (
-            "yariboard: error: --games, --nodes, --fsf-nodes, --max-plies and --jobs must be "
-            "at least 1")
+            "yariboard: error: --games, --nodes, --fsf-nodes, --depth, --max-plies and --jobs "
+            "must be at least 1")
+    for args in (["--depth", "3", "--nodes", "100"], ["--depth", "3", "--fsf-nodes", "100"]):
+        assert main(["match"] + args) == 1
+        assert capsys.readouterr().err.strip() == (
+            "yariboard: error: --depth replaces --nodes and --fsf-nodes: give one or the other")
+
+
+def test_match_at_a_fixed_depth_asks_both_engines_for_that_depth_alone(capsys, monkeypatch):
+    """`--depth N` replaces the node budget: every search of either engine is `go depth N`
+    (the built-in engine answers through `yariboard usi`, so both go through the adapter)."""
+    require_fsf()
+    from yariboard import usi
+    asked = []
+    real_send = usi.UsiEngine._send
+
+    def recording_send(engine, line):
+        if line.startswith("go"):
+            asked.append((engine.name, line))
+        return real_send(engine, line)
+
+    monkeypatch.setattr(usi.UsiEngine, "_send", recording_send)
+    assert main(["match", "--games", "2", "--depth", "2", "--max-plies", "12"]) == 0
+    assert {line for _, line in asked} == {"go depth 2"}
+    assert len({name for name, _ in asked}) == 2
+    assert re.match(r"built-in vs Fairy-Stockfish at depth 2, yari: \+\d =\d -\d, score \d+% ",
+                    capsys.readouterr().out.splitlines()[-1])
 
 
 def test_games_shared_among_pairs_of_engines_are_the_games_one_pair_plays(capsys):

@@ -7,9 +7,9 @@ opening is played twice with the colours swapped, so neither engine profits from
 opening or from moving first. Games end as `players.play_game` ends them (mate, repetition,
 resignation, illegal move, or material adjudication at the ply cap).
 
-At fixed nodes a game is decided by its opening and colours alone (both engines forget the
-last game at `usinewgame`), so games can be shared out among several pairs of engines, one
-pair per core, and the match still plays the same games.
+At fixed nodes (or a fixed depth) a game is decided by its opening and colours alone (both
+engines forget the last game at `usinewgame`), so games can be shared out among several
+pairs of engines, one pair per core, and the match still plays the same games.
 """
 import math
 import queue
@@ -130,11 +130,12 @@ def describe_score(report):
 
 
 def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
-              max_plies=MAX_PLIES, on_game=None, fsf_nodes=None, jobs=1):
+              max_plies=MAX_PLIES, on_game=None, fsf_nodes=None, jobs=1, depth=None):
     """Play `games` games built-in vs Fairy-Stockfish at `nodes` per move (Fairy-Stockfish at
-    `fsf_nodes` when given: a gap in budgets sizes a gap in strength); a MatchReport with the
-    games in order. With `jobs` above 1, that many pairs of engines play at once;
-    `on_game(index, game)` is called as each game ends, one call at a time."""
+    `fsf_nodes` when given: a gap in budgets sizes a gap in strength), or with `depth` (and
+    `nodes` None) both searching to that depth; a MatchReport with the games in order. With
+    `jobs` above 1, that many pairs of engines play at once; `on_game(index, game)` is
+    called as each game ends, one call at a time."""
     report = MatchReport(nodes=nodes)
     starts = openings(variant, (games + 1) // 2, seed)
     waiting = queue.Queue()
@@ -161,7 +162,7 @@ def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
                 builtin.new_game()
                 fairy.new_game()
                 outcome = play_game(black, white, variant=variant, sfen=start,
-                                    max_plies=max_plies)
+                                    max_plies=max_plies, depth=depth)
                 game = GameReport(start, builtin_side, outcome.winner, outcome.reason,
                                   len(outcome.moves))
                 with reporting:
