@@ -121,7 +121,7 @@ def _report(wins, draws, losses):
     games = [GameReport("", BLACK, winner, "mate", 10)
              for winner, count in ((BLACK, wins), (None, draws), (1 - BLACK, losses))
              for _ in range(count)]
-    return MatchReport(nodes=1000, games=games)
+    return MatchReport(games=games)
 
 
 def test_the_score_interval_reaches_where_chance_alone_could_have_put_the_score():

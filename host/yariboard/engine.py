@@ -277,6 +277,7 @@ def _check_lines(variant, lines):
         in_line[king], on_ray[king] = bytes(line), bytes(ray)
     return in_line, on_ray
 
+
 def _danger_next_to(piece, colour):
     """Danger units for what stands on a square next to a General of `colour`."""
     if not piece:

@@ -74,7 +74,6 @@ class GameReport:
 
 @dataclass
 class MatchReport:
-    nodes: int
     jobs: int = 1       # the games played at once
     games: List[GameReport] = field(default_factory=list)
 
@@ -136,7 +135,7 @@ def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
     `nodes` None) both searching to that depth; a MatchReport with the games in order. With
     `jobs` above 1, that many pairs of engines play at once; `on_game(index, game)` is
     called as each game ends, one call at a time."""
-    report = MatchReport(nodes=nodes)
+    report = MatchReport()
     starts = openings(variant, (games + 1) // 2, seed)
     waiting = queue.Queue()
     for index in range(games):
