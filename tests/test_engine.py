@@ -11,8 +11,8 @@ from shogicore.position import Position
 from shogicore.variants import BLACK, SHOGI, WHITE, YARI
 
 from yariboard.engine import (EXACT, LEVELS, LOWER, MATE_BOUND, Engine, evaluate,
-                              evaluate_black, exchange_gain, gives_check, king_danger,
-                              material_black, move_delta, node_key, tables_for)
+                              evaluate_black, exchange_gain, gives_check, has_legal_move,
+                              king_danger, material_black, move_delta, node_key, tables_for)
 from yariboard.benchmarks import engine as engine_benchmark
 from yariboard.movegen import attackers
 from yariboard.players import GreedyPlayer, RandomPlayer, play_game
@@ -209,6 +209,38 @@ def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, var
     assert seen_attacked > 100
 
 
+@pytest.mark.parametrize("variant, sfen, expected", [
+    # the General in a corner, every square next to it covered by a Rook, nothing in hand
+    (SHOGI, "8k/1r7/9/9/9/9/9/8r/K8 b - 1", False),
+    # the same with a Pawn on the General's file (on a line to it: the core decides)
+    (SHOGI, "8k/1r7/9/9/9/9/P8/8r/K8 b - 1", True),
+    # the same with a Gold in hand to drop
+    (SHOGI, "8k/1r7/9/9/9/9/9/8r/K8 b G 1", True),
+])
+def test_has_legal_move_when_nothing_can_be_taken(variant, sfen, expected):
+    position = Position(variant, sfen)
+    assert not position.in_check() and bool(position.legal_moves()) == expected
+    assert has_legal_move(tables_for(position.variant), position) == expected
+
+
+@pytest.mark.parametrize("variant", [YARI, SHOGI])
+def test_has_legal_move_agrees_with_the_core_through_random_games(variant):
+    rng = random.Random(11)
+    asked = 0
+    for _ in range(10):
+        position = Position(variant)
+        tables = tables_for(position.variant)
+        for _ in range(120):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            if not position.in_check():
+                assert has_legal_move(tables, position), position.sfen()
+                asked += 1
+            position.push(rng.choice(moves))
+    assert asked > 500
+
+
 @pytest.mark.parametrize("variant, games, sfen", [
     ("yari", 6, None),
     ("shogi", 6, None),
@@ -323,7 +355,8 @@ def _root_moves_searched(monkeypatch, position, depth, alpha=-100000, beta=10000
     its turn)."""
     searcher = _searcher_on(position)
     played = _moves_played(monkeypatch, {"_negamax"}, where=position.hash)
-    searcher._negamax(depth, alpha, beta, 1, evaluate_black(position), pv_node)
+    searcher._negamax(depth, alpha, beta, 1, evaluate_black(position), pv_node,
+                      position.in_check())
     return played
 
 
@@ -410,7 +443,8 @@ def test_quiescence_counts_king_safety_as_far_as_the_window_needs(sfen):
     full = evaluate(position)
     assert full != evaluate_black(position) * (1 if position.side == BLACK else -1)
     for beta in range(full - 2500, full + 300, 50):
-        score = engine._quiesce(beta - 1, beta, 0, evaluate_black(position), 0)
+        score = engine._quiesce(beta - 1, beta, 0, evaluate_black(position), 0,
+                                position.in_check())
         if full >= beta:
             assert beta <= score <= full
         else:
@@ -432,7 +466,8 @@ def test_reverse_futility_cuts_off_only_far_above_beta_near_the_horizon(sfen):
 
     def search(depth, beta, pv_node=False):
         searcher = _searcher_on(position)
-        score = searcher._negamax(depth, beta - 1, beta, 1, evaluate_black(position), pv_node)
+        score = searcher._negamax(depth, beta - 1, beta, 1, evaluate_black(position), pv_node,
+                                  position.in_check())
         return score, searcher.nodes
 
     assert search(depth, static - margin) == (static - margin, 0)
@@ -446,7 +481,8 @@ def test_reverse_futility_leaves_a_side_in_check_searched():
     assert position.in_check()
     searcher = _searcher_on(position)
     beta = evaluate(position) - 10000
-    score = searcher._negamax(1, beta - 1, beta, 1, evaluate_black(position), False)
+    score = searcher._negamax(1, beta - 1, beta, 1, evaluate_black(position), False,
+                              position.in_check())
     assert searcher.nodes > 0 and score >= beta
 
 
@@ -460,13 +496,13 @@ def test_quiescence_stores_its_result_and_answers_from_it():
     position = Position(YARI, WINNING_CAPTURES_SFEN)
     searcher = _searcher_on(position)
     eval_black = evaluate_black(position)
-    score = searcher._quiesce(-100000, 100000, 0, eval_black, 0)
+    score = searcher._quiesce(-100000, 100000, 0, eval_black, 0, position.in_check())
     assert score > evaluate(position) + 500 and searcher.nodes > 0
     depth, flag, stored, move = searcher.tt[node_key(position, eval_black)]
     assert (depth, flag, stored) == (0, EXACT, score)
     assert move == parse_usi(YARI, "4f4d")          # the Rook won, not the Pawn
     searcher.nodes = 0
-    assert searcher._quiesce(-100000, 100000, 0, eval_black, 0) == score
+    assert searcher._quiesce(-100000, 100000, 0, eval_black, 0, position.in_check()) == score
     assert searcher.nodes == 0
 
 
@@ -482,7 +518,7 @@ def test_quiescence_tries_the_stored_move_first_and_keeps_a_deeper_entry(monkeyp
     key = node_key(position, eval_black)
     searcher.tt[key] = deeper
     played = _moves_played(monkeypatch, {"_quiesce"})
-    searcher._quiesce(-100000, 100000, 0, eval_black, 0)
+    searcher._quiesce(-100000, 100000, 0, eval_black, 0, position.in_check())
     assert played[0] == pawn_takes
     assert searcher.tt[key] == deeper
 
@@ -572,8 +608,37 @@ def test_remembered_king_danger_leaves_the_search_unchanged(monkeypatch, variant
     assert _same_search(small.search(position, depth=4), remembered)
     assert len(small._dangers) <= 16
     monkeypatch.setattr(Engine, "_king_danger",
-                        lambda self, key, colour: king_danger(self._tables, self._pos, colour))
+                        lambda self, key, colour, ply: king_danger(self._tables, self._pos,
+                                                                   colour))
     assert _same_search(Engine().search(position, depth=4), remembered)
+
+
+@pytest.mark.parametrize("variant, sfen", [
+    (YARI, BENCH_LIKE_SFEN),
+    (YARI, "2nk3/3rb2/2pp1rp/pn2pp1/1pP1b2/P2B2P/1P1PPP1/R2BR2/3KNN1 b - 35"),
+    (SHOGI, "ln1g3nl/1r1s1kg2/p1ppppsp1/6p1p/1p7/2P3P2/PPSPPP1PP/2G1K2R1/LN3GSNL b Bb 21"),
+    ("wa", "h1l1v1wgu1o/mer1cs4d/ppp2p2f1p/4p1pkpp1/3p3p3/11/3P4P2/PPP2P1P1P1/"
+           "X1U1P1Px2P/DF2KS1RME1/O2G1WVCL1H b - 51"),
+])
+def test_king_danger_taken_over_from_the_position_before_is_the_true_one(monkeypatch,
+                                                                         variant, sfen):
+    """Where the last move touched no square the danger reads and left the enemy hand as it
+    was, the search takes the danger over from the position before instead of counting it
+    (`Engine._inherited_danger`). Each time it does, the danger counted afresh must be the
+    same."""
+    taken_over = []
+    inherited_danger = Engine._inherited_danger
+
+    def checked(self, colour, ply):
+        danger = inherited_danger(self, colour, ply)
+        if danger is not None:
+            assert danger == king_danger(self._tables, self._pos, colour), self._pos.sfen()
+            taken_over.append(danger)
+        return danger
+
+    monkeypatch.setattr(Engine, "_inherited_danger", checked)
+    Engine().search(Position(variant, sfen), nodes=4000)
+    assert len(taken_over) > 50 and any(taken_over)
 
 
 def _same_search(one, other):

@@ -8,7 +8,7 @@ from shogicore import Position, variant_by_name
 from shogicore.notation import to_usi
 
 from tests.oracles import fsf_legal_usi, python_shogi_board, python_shogi_legal, random_game
-from yariboard.movegen import check_answers, legal_moves
+from yariboard.movegen import check_answers, hash_move_legal, legal_moves
 
 GAMES = 30
 STRIDE = 7   # besides every check, every how many plies a position is compared
@@ -78,3 +78,31 @@ def test_wa_moves_match_the_rules_core():
     its per-square move lines and ranged pieces included, must list what the core lists."""
     compare("wa", lambda position, start, played: {
         to_usi(position.variant, m) for m in position.legal_moves()})
+
+
+@pytest.mark.parametrize("variant", ["yari", "shogi", "wa"])
+def test_a_hash_move_is_judged_legal_exactly_as_the_core_judges_it(variant):
+    """The search plays a move from its hash table only if `hash_move_legal` allows it. Here
+    it is asked of every move legal a few plies before or after, in positions of seeded
+    random games (checks and pins included), and must agree with the core's `is_legal`
+    every time, legal or not."""
+    agreed = legal = checks = 0
+    for seed in range(8):
+        start, moves = random_game(seed, variant)
+        position = Position(variant_by_name(variant), start)
+        nearby = []   # the legal moves of each position of the game, in order
+        for usi in moves:
+            nearby.append(position.legal_moves())
+            position.push_usi(usi)
+        position = Position(variant_by_name(variant), start)
+        for ply, usi in enumerate(moves):
+            checks += position.in_check()
+            for candidates in nearby[max(0, ply - 3):ply + 4]:
+                for m in candidates:
+                    expected = position.is_legal(m)
+                    assert hash_move_legal(position, m) == expected, \
+                        (position.sfen(), to_usi(position.variant, m))
+                    agreed += 1
+                    legal += expected
+            position.push_usi(usi)
+    assert checks >= 5 and agreed - legal >= 1000 and legal >= 1000, (checks, agreed, legal)

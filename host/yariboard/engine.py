@@ -25,7 +25,7 @@ from shogicore.variants import BLACK, KING, WHITE
 
 from yariboard.captures import captures_and_promotions
 from yariboard.movegen import (attack_lines, attacked, attackers, board_moves, drop_moves,
-                               legal_moves)
+                               hash_move_legal, legal_moves, move_lines)
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -59,6 +59,7 @@ ASPIRATION_WINDOW = 50
 EXACT, LOWER, UPPER = 0, 1, 2
 KILLER_KEY = 1 << 22   # ordering keys from here up: captures, promotions, killers
 CAPTURE_KEY = 1 << 24  # and from here up, captures
+CAPTURED = 1 << 30     # marks a move that took a piece, in `Engine._line_moves`
 
 
 @dataclass
@@ -201,15 +202,21 @@ class _Tables:
         # standing there (an enemy, a guard, or nothing next to the General).
         # line_zone[colour][king]: the slides and ranges of `colour` that could reach the
         # squares next to a General on `king`, walked back from each: (bit of the
-        # neighbour, first square of the walk, step, squares it may go, table by board
-        # value of the pieces attacking along it). A walk that would start on the General
-        # or off the board is left out: nothing attacks along it.
+        # neighbour, the squares of the walk in order, table by board value of the pieces
+        # attacking along it). A walk that would start on the General or off the board is
+        # left out: nothing attacks along it.
         self.attackers = [attack_lines(variant, colour) for colour in (BLACK, WHITE)]
         self.line_zone = [_line_zone(variant, self.attackers[colour], self.next_to)
                           for colour in (BLACK, WHITE)]
         self.danger_zone = [_danger_zone(variant, colour, self.attackers[1 - colour],
                                          self.next_to, self.near)
                             for colour in (BLACK, WHITE)]
+        # danger_reach[colour][king][sq]: 1 where what stands on `sq` can change the danger to
+        # a General of `colour` on `king` (a square `king_danger` reads): a move touching no
+        # such square leaves that danger as it was, unless it changes the enemy's hand.
+        self.danger_reach = [_danger_reach(variant, self.danger_zone[colour],
+                                           self.line_zone[1 - colour])
+                             for colour in (BLACK, WHITE)]
         # attacked_count[bits]: how many neighbours a bit set of them names.
         self.attacked_count = bytes(bin(bits).count("1") for bits in range(256))
         # in_line[colour][king][sq]: 1 where a piece of `colour` could attack a General on
@@ -226,11 +233,22 @@ def _line_zone(variant, lines, next_to):
     walks = [(delta, variant.size, hit) for delta, hit in slides] + list(ranges)
     zone = [()] * variant.size
     for king in variant.squares:
-        zone[king] = tuple((1 << index, sq + delta, delta, reach, hit)
+        zone[king] = tuple((1 << index, _walk(variant, sq, delta, reach), hit)
                            for index, sq in enumerate(next_to[king])
                            for delta, reach, hit in walks
                            if sq + delta != king and variant.on_board(sq + delta))
     return zone
+
+
+def _walk(variant, sq, delta, reach):
+    """The squares from `sq` (not included) along `delta`, at most `reach` of them, up to
+    the edge of the board."""
+    squares = []
+    sq += delta
+    while len(squares) < reach and variant.on_board(sq):
+        squares.append(sq)
+        sq += delta
+    return tuple(squares)
 
 
 def _danger_zone(variant, colour, enemy_lines, next_to, near):
@@ -255,6 +273,21 @@ def _danger_zone(variant, colour, enemy_lines, next_to, near):
                         row[p] |= 1 << index
         zone[king] = tuple((sq, tuple(row)) for sq, row in sorted(rows.items()) if any(row))
     return zone
+
+
+def _danger_reach(variant, danger_zone, line_zone):
+    """`_Tables.danger_reach` for one colour, from its `danger_zone` and the enemy's
+    `line_zone`."""
+    reach_by_king = [b""] * variant.size
+    for king in variant.squares:
+        read = bytearray(variant.size)
+        for sq, _ in danger_zone[king]:
+            read[sq] = 1
+        for _, squares, _ in line_zone[king]:
+            for sq in squares:
+                read[sq] = 1
+        reach_by_king[king] = bytes(read)
+    return reach_by_king
 
 
 def _check_lines(variant, lines):
@@ -363,13 +396,14 @@ def king_danger(tables, position, colour):
         found = read[board[sq]]
         hit |= found & 255
         units += found >> 8
-    for bit, sq, delta, reach, attacks in tables.line_zone[enemy][king]:
+    for bit, squares, attacks in tables.line_zone[enemy][king]:
         if not hit & bit:
-            while not board[sq] and reach > 1:
-                sq += delta
-                reach -= 1
-            if attacks[board[sq]]:
-                hit |= bit
+            for sq in squares:
+                piece = board[sq]
+                if piece:
+                    if attacks[piece]:
+                        hit |= bit
+                    break
     units += ATTACKED_SQUARE_NEXT_TO_KING * tables.attacked_count[hit]
     hand = position.hands[enemy]
     hand_danger = tables.hand_danger
@@ -549,6 +583,10 @@ class Engine:
         self._tables = tables_for(position.variant)
         self._seen = _history_keys(self._pos)
         self._dangers = {}
+        # The line being searched: the key of the position at each ply and the move played
+        # from it (with CAPTURED set when it took a piece), for `_inherited_danger`.
+        self._line_keys = [0] * (MAX_PLY + 2)
+        self._line_moves = [0] * (MAX_PLY + 2)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self.progress = None
@@ -562,6 +600,7 @@ class Engine:
         root_eval = evaluate_black(self._pos)
         root_key = node_key(self._pos, root_eval)
         self._seen[root_key] = 1
+        self._line_keys[0] = root_key
         entry = self.tt.get(root_key)
         root_moves = self._order(root_moves, entry[3] if entry else 0, 0)
         best = None
@@ -645,17 +684,22 @@ class Engine:
         alpha_start = alpha
         best_choice, best_score, best_move = -INFINITY, -INFINITY, moves[0]
         make, unmake = pos._make, pos._unmake
+        line_moves = self._line_moves
         for index, m in enumerate(moves):
             child_eval = root_eval + move_delta(tables, pos, m)
+            checks = gives_check(tables, pos, m)
             captured = make(m)
+            line_moves[0] = m | CAPTURED if captured else m
             self._count_node()
             if index == 0 or noise:
                 # With noise every root move needs its exact score, not just a bound.
-                score = -self._negamax(depth - 1, -beta, -alpha, 1, child_eval, True)
+                score = -self._negamax(depth - 1, -beta, -alpha, 1, child_eval, True, checks)
             else:
-                score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1, child_eval, False)
+                score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1, child_eval, False,
+                                       checks)
                 if alpha < score < beta:
-                    score = -self._negamax(depth - 1, -beta, -score, 1, child_eval, True)
+                    score = -self._negamax(depth - 1, -beta, -score, 1, child_eval, True,
+                                           checks)
             unmake(m, captured)
             choice = score
             if noise and abs(score) < MATE_BOUND:
@@ -670,7 +714,8 @@ class Engine:
             self._store(node_key(pos, root_eval), depth, EXACT, best_score, best_move, 0)
         return best_score, best_move
 
-    def _negamax(self, depth, alpha, beta, ply, eval_black, pv_node):
+    def _negamax(self, depth, alpha, beta, ply, eval_black, pv_node, in_check):
+        """`in_check`: is the side to move in check? The move that led here knew it."""
         pos = self._pos
         key = pos.hash + (eval_black << 32)   # node_key, written out: it runs at every node
         seen = self._seen
@@ -685,14 +730,13 @@ class Engine:
                 if _settles(flag, tt_score, alpha, beta):
                     return tt_score
         tables = self._tables
-        in_check = side_in_check(tables, pos)
         if in_check and ply < MAX_PLY // 2:
             depth += 1
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, eval_black, 0, in_check)
         if ply >= MAX_PLY:
             return eval_black if pos.side == BLACK else -eval_black
-        if tt_move and not pos.is_legal(tt_move):
+        if tt_move and not hash_move_legal(pos, tt_move):
             tt_move = 0          # another position with the same key stored it
         sign = 1 if pos.side == BLACK else -1
         # The king-safety term (Black's side), counted once a test below first needs it;
@@ -704,11 +748,13 @@ class Engine:
             # horizon almost always fails high (the side to move still has its move to
             # play), so it is cut off with that bound, unsearched. What is missed is a threat
             # of the opponent's that the judgement does not see and the few plies left would.
-            king_safety = self._king_safety_black(key)
+            king_safety = self._king_safety_black(key, ply)
             bound = sign * (eval_black + king_safety) - REVERSE_FUTILITY_MARGIN * depth
             if bound >= beta:
                 return bound
         seen[key] = 1
+        self._line_keys[ply] = key
+        line_moves = self._line_moves
         alpha_start = alpha
         best_score, best_move = -INFINITY, 0
         board = pos.board
@@ -727,6 +773,7 @@ class Engine:
         for index, m in enumerate(self._staged(tt_move, in_check, ply)):
             quiet = not m & 0xFF00 or not (board[m & 0xFF] or m & PROMOTION)
             child_eval = eval_black + move_delta(tables, pos, m)
+            checks = None
             if quiet and index and not in_check:
                 # Three prunings of a quiet move or drop, each unless it checks (the checks
                 # are the sacrifices that can mate), so the check is tested once, last:
@@ -738,25 +785,31 @@ class Engine:
                     # a quiet move hardly changes the king safety: the parent's stands for
                     # the child's.
                     if king_safety is None:
-                        king_safety = self._king_safety_black(key)
+                        king_safety = self._king_safety_black(key, ply)
                     after = sign * (child_eval + king_safety)
                     futile = after + FUTILITY_MARGIN <= alpha
-                if (futile or best_score > -MATE_BOUND and (index >= late_from or losing_margin
-                        and quiet_move_loses(tables, pos, m, losing_margin))) \
-                        and not gives_check(tables, pos, m):
-                    if futile and after > best_score:
-                        best_score = after
-                    continue
+                if futile or best_score > -MATE_BOUND and (index >= late_from or losing_margin
+                        and quiet_move_loses(tables, pos, m, losing_margin)):
+                    checks = gives_check(tables, pos, m)
+                    if not checks:
+                        if futile and after > best_score:
+                            best_score = after
+                        continue
+            if checks is None:
+                checks = gives_check(tables, pos, m)
             captured = make(m)
+            line_moves[ply] = m | CAPTURED if captured else m
             self._count_node()
             if index == 0:
-                score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node)
+                score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node,
+                                       checks)
             else:
                 reduction = 1 if (quiet and depth >= 3 and index >= 4 and not in_check) else 0
                 score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
-                                       child_eval, False)
+                                       child_eval, False, checks)
                 if score > alpha and (reduction or (pv_node and score < beta)):
-                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node)
+                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node,
+                                           checks)
             unmake(m, captured)
             if score > best_score:
                 best_score, best_move = score, m
@@ -777,9 +830,9 @@ class Engine:
                     best_move, ply)
         return best_score
 
-    def _quiesce(self, alpha, beta, ply, eval_black, qply, in_check=None):
+    def _quiesce(self, alpha, beta, ply, eval_black, qply, in_check):
         """Resolve captures so a position is never judged in the middle of an exchange.
-        `in_check` may be passed when the caller already knows it.
+        `in_check`: is the side to move in check? (The move that led here knew it.)
 
         It shares the hash table with the main search: the same exchanges are reached
         again and again, through other move orders and at each depth, and a bound found
@@ -795,8 +848,6 @@ class Engine:
             tt_score = _score_from_tt(tt_score, ply)
             if _settles(flag, tt_score, alpha, beta):
                 return tt_score
-        if in_check is None:
-            in_check = side_in_check(tables, pos)
         # In check the score comes from the evasions: no standing pat to judge.
         stand = eval_black if pos.side == BLACK else -eval_black
         if not in_check:
@@ -804,10 +855,10 @@ class Engine:
             # positions here are far above beta: the term is counted only as far as needed.
             if stand - KING_DANGER_MAX_CP >= beta:
                 return stand - KING_DANGER_MAX_CP   # no danger to the own General is that large
-            stand -= self._king_danger(key, pos.side)
+            stand -= self._king_danger(key, pos.side, ply)
             if stand >= beta:
                 return stand                        # the enemy's danger would only add
-            stand += self._king_danger(key, 1 - pos.side)
+            stand += self._king_danger(key, 1 - pos.side, ply)
         if ply >= MAX_PLY:
             return stand
         if not in_check:
@@ -825,7 +876,7 @@ class Engine:
             best = -INFINITY
         else:
             moves = captures_and_promotions(pos, in_check)
-            if not moves and not pos.legal_moves(first_only=True):
+            if not moves and not has_legal_move(tables, pos):
                 return -MATE_SCORE + ply  # no legal move at all loses, as in _negamax
             scored = []
             for m in moves:
@@ -849,11 +900,15 @@ class Engine:
         alpha_start = alpha
         best_move = 0
         make, unmake = pos._make, pos._unmake
+        self._line_keys[ply] = key
+        line_moves = self._line_moves
         for m in candidates:
             child_eval = eval_black + move_delta(tables, pos, m)
+            checks = gives_check(tables, pos, m)
             captured = make(m)
+            line_moves[ply] = m | CAPTURED if captured else m
             self._count_node()
-            score = -self._quiesce(-beta, -alpha, ply + 1, child_eval, qply + 1)
+            score = -self._quiesce(-beta, -alpha, ply + 1, child_eval, qply + 1, checks)
             unmake(m, captured)
             if score > best:
                 best, best_move = score, m
@@ -865,23 +920,46 @@ class Engine:
             self._store(key, 0, _bound_type(best, alpha_start, beta), best, best_move, ply)
         return best
 
-    def _king_danger(self, key, colour):
-        """`king_danger` of `colour` in the search's position, whose `node_key` is `key`.
-        Remembered for the search: iterative deepening judges the same positions again at
-        each depth (about a quarter of the calls), and the term is the costliest part of the
-        evaluation."""
+    def _king_danger(self, key, colour, ply):
+        """`king_danger` of `colour` in the search's position, whose `node_key` is `key`, at
+        `ply`. Remembered for the search: iterative deepening judges the same positions
+        again at each depth (about a quarter of the calls), and the term is the costliest
+        part of the evaluation; and taken over from the position before where the move
+        could not change it."""
         key = key << 1 | colour
         dangers = self._dangers
         danger = dangers.get(key)
         if danger is None:
             if len(dangers) >= DANGER_MAX_ENTRIES:
                 dangers.clear()   # a long search: start again rather than grow without end
-            danger = dangers[key] = king_danger(self._tables, self._pos, colour)
+            danger = self._inherited_danger(colour, ply)
+            if danger is None:
+                danger = king_danger(self._tables, self._pos, colour)
+            dangers[key] = danger
         return danger
 
-    def _king_safety_black(self, key):
+    def _inherited_danger(self, colour, ply):
+        """The danger to `colour`'s General before the last move, if that is known and the
+        move cannot have changed it: it touched no square the danger reads, and did not
+        change the hand of `colour`'s enemy (by a capture or a drop of the enemy's). Else
+        None."""
+        if not ply:
+            return None
+        danger = self._dangers.get(self._line_keys[ply - 1] << 1 | colour)
+        if danger is None:
+            return None
+        pos = self._pos
+        m = self._line_moves[ply - 1]
+        read = self._tables.danger_reach[colour][pos.kings[colour]]
+        if read[m & 0xFF] or read[m >> 8 & 0xFF]:
+            return None
+        if colour == pos.side and (m & CAPTURED or not m & 0xFF00):
+            return None     # the enemy moved, and took a piece or dropped one
+        return danger
+
+    def _king_safety_black(self, key, ply):
         """`king_safety_black` of the search's position, from the remembered dangers."""
-        return self._king_danger(key, WHITE) - self._king_danger(key, BLACK)
+        return self._king_danger(key, WHITE, ply) - self._king_danger(key, BLACK, ply)
 
     def _staged(self, tt_move, in_check, ply):
         """The moves of the node in the order they are tried, each stage built only when
@@ -906,15 +984,16 @@ class Engine:
             if key >= KILLER_KEY:
                 loss = loses_exchange(tables, pos, m) if key >= CAPTURE_KEY else 0
                 if loss:
-                    rest.append((loss - 1, m))   # its key in `_keyed`
+                    rest.append((loss - 1) << 32 | m)   # its key in `_keyed`
                     continue
                 yield m
             else:
-                rest.append((key, m))
+                rest.append(key << 32 | m)
         history = self.history.get   # a drop's key, as `_keyed` gives it
-        rest.extend([(history(m, 0), m) for m in drop_moves(pos)])
-        rest.sort(reverse=True)
-        for _, m in rest:
+        rest.extend([history(m, 0) << 32 | m for m in drop_moves(pos)])
+        rest.sort(reverse=True)      # by key, then move: one int each sorts fastest
+        for m in rest:
+            m &= 0xFFFFFFFF
             if m != tt_move:
                 yield m
 
@@ -982,16 +1061,35 @@ class Engine:
         return line
 
 
-def side_in_check(tables, position):
-    """Is the side to move in check? Asked at every node: the core's `push` would answer it
-    too, but also write the move into the game's history, which the search has no use for."""
+def has_legal_move(tables, position):
+    """Has the side to move, not in check, a legal move? Asked in quiescence wherever
+    nothing can be taken: almost always yes, and a piece off every line to its own General
+    (so not pinned) with a square to go to says so at once; else the core decides."""
+    board = position.board
     side = position.side
-    return attacked(position.board, position.kings[side], tables.attackers[1 - side])
+    enemy = 1 - side
+    king = position.kings[side]
+    on_line = tables.on_ray[enemy][king]
+    lines = move_lines(position.variant, side)
+    for sq in position.variant.squares:
+        piece = board[sq]
+        if piece and piece >> 5 == side and sq != king and not on_line[sq]:
+            steps, rays, _ = lines[piece][sq]
+            for to in steps:
+                standing = board[to]
+                if not standing or standing >> 5 == enemy:
+                    return True
+            for ray in rays:
+                standing = board[ray[0]]
+                if not standing or standing >> 5 == enemy:
+                    return True
+    return bool(position.legal_moves(first_only=True))
 
 
 def gives_check(tables, position, m):
-    """Does the legal move `m` put the opponent in check? Asked of most moves the search
-    leaves out near the horizon, so a move that neither lands in line with the enemy
+    """Does the legal move `m` put the opponent in check? Asked of every move the search
+    plays (the answer goes with the move: the position it leads to is in check) and of most
+    it leaves out near the horizon, so a move that neither lands in line with the enemy
     General nor leaves a square in line with it is answered at once; the rest are played
     on the board alone (no hash, hands or history), looked at and taken back."""
     side = position.side

@@ -223,6 +223,68 @@ def legal_moves(position, in_check):
     return out
 
 
+def hash_move_legal(position, m):
+    """Is `m`, a move the hash table kept for a position with the same key, legal here?
+    The answer of `Position.is_legal`, which builds every move of the piece and makes each
+    one; the search asks at most of its nodes, so a board move is looked up in
+    `move_lines` and the General's safety tested once, on the bare board. A pawn drop
+    goes to the core (the two-pawn and mate-by-drop rules)."""
+    variant = position.variant
+    side = position.side
+    board = position.board
+    frm, to = m >> 8 & 0xFF, m & 0xFF
+    if frm:
+        piece = board[frm]
+        if not piece or piece >> 5 != side:        # (the wall's colour is 2)
+            return False
+        target = board[to]
+        if target and target >> 5 == side:
+            return False
+        steps, rays, promotion = move_lines(variant, side)[piece][frm]
+        if to not in steps and not any(to in ray and _open_up_to(board, ray, to)
+                                       for ray in rays):
+            return False
+        can_promote = promotion[to]
+        if (not can_promote) if m & PROMOTION else can_promote == 2:
+            return False
+    else:
+        kind = m >> 17 & 31
+        if not position.hands[side][kind] or board[to] \
+                or variant.depth[side][to] <= variant.forced[kind]:
+            return False
+        if kind == PAWN:
+            return position.is_legal(m)
+        piece = kind | side << 5
+    return _leaves_general_safe(position, piece, frm, to)
+
+
+def _open_up_to(board, ray, to):
+    """Is every square of `ray` before `to` empty?"""
+    for sq in ray:
+        if sq == to:
+            return True
+        if board[sq]:
+            return False
+    return False
+
+
+def _leaves_general_safe(position, piece, frm, to):
+    """Is the mover's General safe once `piece` has gone from `frm` (0: from the hand) to
+    `to`? Played on the bare board, looked at and taken back."""
+    board = position.board
+    side = position.side
+    king = to if piece & 31 == KING else position.kings[side]
+    standing = board[to]
+    board[to] = piece
+    if frm:
+        board[frm] = EMPTY
+    safe = not attacked(board, king, attack_lines(position.variant, 1 - side))
+    if frm:
+        board[frm] = piece
+    board[to] = standing
+    return safe
+
+
 def board_moves(position):
     """The legal moves of the pieces on the board, the side to move not being in check."""
     side = position.side
