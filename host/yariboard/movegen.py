@@ -15,7 +15,9 @@ asks for moves at every node, so here the same moves are built the quick way:
 - the other pieces' moves are read from per-square lists made once from the core's tables
   (`move_lines`): the squares each step reaches, the rays of each slide, and whether a move
   to each square may or must promote, so a move costs an index, not a call. Pinned pieces
-  still go through the core's own generator, which tests each move for safety.
+  still go through the core's own generator, which tests each move for safety;
+- a move from the hash table, made for another position with the same key, is checked
+  against those lists with one safety test, not by building the piece's moves.
 
 Host-only: the Pico never searches (tests/test_engine_movegen.py checks these moves against
 independent oracles).
@@ -244,8 +246,8 @@ def hash_move_legal(position, m):
         if to not in steps and not any(to in ray and _open_up_to(board, ray, to)
                                        for ray in rays):
             return False
-        can_promote = promotion[to]
-        if (not can_promote) if m & PROMOTION else can_promote == 2:
+        can_promote = promotion[to]     # 0: may not, 1: may, 2: must
+        if not can_promote if m & PROMOTION else can_promote == 2:
             return False
     else:
         kind = m >> 17 & 31
