@@ -24,8 +24,8 @@ from shogicore.position import piece_colour
 from shogicore.variants import BLACK, KING, WHITE
 
 from yariboard.captures import captures_and_promotions
-from yariboard.movegen import (attack_lines, attacked, attackers, board_moves, drop_moves,
-                               hash_move_legal, legal_moves, move_lines)
+from yariboard.movegen import (attack_lines, attacked_after, attackers, board_moves, drop_moves,
+                               hash_move_legal, legal_moves, move_lines, piece_moves, walk)
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -233,22 +233,11 @@ def _line_zone(variant, lines, next_to):
     walks = [(delta, variant.size, hit) for delta, hit in slides] + list(ranges)
     zone = [()] * variant.size
     for king in variant.squares:
-        zone[king] = tuple((1 << index, _walk(variant, sq, delta, reach), hit)
+        zone[king] = tuple((1 << index, walk(variant, sq, delta, reach), hit)
                            for index, sq in enumerate(next_to[king])
                            for delta, reach, hit in walks
                            if sq + delta != king and variant.on_board(sq + delta))
     return zone
-
-
-def _walk(variant, sq, delta, reach):
-    """The squares from `sq` (not included) along `delta`, at most `reach` of them, up to
-    the edge of the board."""
-    squares = []
-    sq += delta
-    while len(squares) < reach and variant.on_board(sq):
-        squares.append(sq)
-        sq += delta
-    return tuple(squares)
 
 
 def _danger_zone(variant, colour, enemy_lines, next_to, near):
@@ -984,16 +973,15 @@ class Engine:
             if key >= KILLER_KEY:
                 loss = loses_exchange(tables, pos, m) if key >= CAPTURE_KEY else 0
                 if loss:
-                    rest.append((loss - 1) << 32 | m)   # its key in `_keyed`
+                    rest.append((loss - 1, m))   # its key in `_keyed`
                     continue
                 yield m
             else:
-                rest.append(key << 32 | m)
+                rest.append((key, m))
         history = self.history.get   # a drop's key, as `_keyed` gives it
-        rest.extend([history(m, 0) << 32 | m for m in drop_moves(pos)])
-        rest.sort(reverse=True)      # by key, then move: one int each sorts fastest
-        for m in rest:
-            m &= 0xFFFFFFFF
+        rest.extend([(history(m, 0), m) for m in drop_moves(pos)])
+        rest.sort(reverse=True)
+        for _, m in rest:
             if m != tt_move:
                 yield m
 
@@ -1071,18 +1059,13 @@ def has_legal_move(tables, position):
     king = position.kings[side]
     on_line = tables.on_ray[enemy][king]
     lines = move_lines(position.variant, side)
+    moves = []
     for sq in position.variant.squares:
         piece = board[sq]
         if piece and piece >> 5 == side and sq != king and not on_line[sq]:
-            steps, rays, _ = lines[piece][sq]
-            for to in steps:
-                standing = board[to]
-                if not standing or standing >> 5 == enemy:
-                    return True
-            for ray in rays:
-                standing = board[ray[0]]
-                if not standing or standing >> 5 == enemy:
-                    return True
+            piece_moves(lines, board, sq, enemy, moves)
+            if moves:
+                return True
     return bool(position.legal_moves(first_only=True))
 
 
@@ -1097,17 +1080,9 @@ def gives_check(tables, position, m):
     to, frm = m & 0xFF, m >> 8 & 0xFF
     if not (tables.in_line[side][king][to] or frm and tables.on_ray[side][king][frm]):
         return False
-    board = position.board
     mover = moving_piece(position, m)
-    standing = board[to]
-    board[to] = tables.promoted[mover & 31] | side << 5 if m & PROMOTION else mover
-    if frm:
-        board[frm] = 0
-    check = attacked(board, king, tables.attackers[side])
-    if frm:
-        board[frm] = mover
-    board[to] = standing
-    return check
+    placed = tables.promoted[mover & 31] | side << 5 if m & PROMOTION else mover
+    return attacked_after(position.board, frm, to, placed, king, tables.attackers[side])
 
 
 def _bound_type(score, alpha_start, beta):

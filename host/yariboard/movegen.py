@@ -137,16 +137,8 @@ def move_lines(variant, side):
         per_square = lines[piece] = [None] * variant.size
         for sq in variant.squares:
             steps = tuple(sq + d for d in sided.steps[kind] if on_board(sq + d))
-            rays = []
             ends = [(d, variant.size) for d in sided.slides[kind]] + list(sided.ranges[kind])
-            for d, reach in ends:
-                ray = []
-                to = sq + d
-                while on_board(to) and len(ray) < reach:
-                    ray.append(to)
-                    to += d
-                if ray:
-                    rays.append(tuple(ray))
+            rays = [ray for ray in (walk(variant, sq, d, reach) for d, reach in ends) if ray]
             promotion = bytearray(variant.size)
             if variant.promote[kind]:
                 for to in variant.squares:
@@ -154,6 +146,17 @@ def move_lines(variant, side):
                         promotion[to] = 2 if depth[to] <= variant.forced[kind] else 1
             per_square[sq] = (steps, tuple(rays), bytes(promotion))
     return lines
+
+
+def walk(variant, sq, delta, reach):
+    """The squares from `sq` (not included) along `delta`, at most `reach` of them, up to
+    the edge of the board."""
+    squares = []
+    sq += delta
+    while len(squares) < reach and variant.on_board(sq):
+        squares.append(sq)
+        sq += delta
+    return tuple(squares)
 
 
 def piece_moves(lines, board, sq, enemy, out):
@@ -228,9 +231,9 @@ def legal_moves(position, in_check):
 def hash_move_legal(position, m):
     """Is `m`, a move the hash table kept for a position with the same key, legal here?
     The answer of `Position.is_legal`, which builds every move of the piece and makes each
-    one; the search asks at most of its nodes, so a board move is looked up in
-    `move_lines` and the General's safety tested once, on the bare board. A pawn drop
-    goes to the core (the two-pawn and mate-by-drop rules)."""
+    one; the search asks at most of its nodes, so a board move is looked for among the
+    piece's moves from `move_lines` and the General's safety tested once, on the bare
+    board. A pawn drop goes to the core (the two-pawn and mate-by-drop rules)."""
     variant = position.variant
     side = position.side
     board = position.board
@@ -239,15 +242,9 @@ def hash_move_legal(position, m):
         piece = board[frm]
         if not piece or piece >> 5 != side:        # (the wall's colour is 2)
             return False
-        target = board[to]
-        if target and target >> 5 == side:
-            return False
-        steps, rays, promotion = move_lines(variant, side)[piece][frm]
-        if to not in steps and not any(to in ray and _open_up_to(board, ray, to)
-                                       for ray in rays):
-            return False
-        can_promote = promotion[to]     # 0: may not, 1: may, 2: must
-        if not can_promote if m & PROMOTION else can_promote == 2:
+        moves = []
+        piece_moves(move_lines(variant, side), board, frm, 1 - side, moves)
+        if m not in moves:
             return False
     else:
         kind = m >> 17 & 31
@@ -257,34 +254,24 @@ def hash_move_legal(position, m):
         if kind == PAWN:
             return position.is_legal(m)
         piece = kind | side << 5
-    return _leaves_general_safe(position, piece, frm, to)
-
-
-def _open_up_to(board, ray, to):
-    """Is every square of `ray` before `to` empty?"""
-    for sq in ray:
-        if sq == to:
-            return True
-        if board[sq]:
-            return False
-    return False
-
-
-def _leaves_general_safe(position, piece, frm, to):
-    """Is the mover's General safe once `piece` has gone from `frm` (0: from the hand) to
-    `to`? Played on the bare board, looked at and taken back."""
-    board = position.board
-    side = position.side
     king = to if piece & 31 == KING else position.kings[side]
+    return not attacked_after(board, frm, to, piece, king, attack_lines(variant, 1 - side))
+
+
+def attacked_after(board, frm, to, placed, sq, lines):
+    """Would `sq` be attacked along `lines` once the piece on `frm` (0: one from the hand)
+    stood on `to` as `placed`? Played on the bare board (no hash, hands or history),
+    looked at and taken back."""
+    moved = board[frm]
     standing = board[to]
-    board[to] = piece
+    board[to] = placed
     if frm:
         board[frm] = EMPTY
-    safe = not attacked(board, king, attack_lines(position.variant, 1 - side))
+    hit = attacked(board, sq, lines)
     if frm:
-        board[frm] = piece
+        board[frm] = moved
     board[to] = standing
-    return safe
+    return hit
 
 
 def board_moves(position):
