@@ -160,8 +160,9 @@ def walk(variant, sq, delta, reach):
 
 
 def piece_moves(lines, board, sq, enemy, out):
-    """Append the moves of the piece on `sq` (not pinned, not the General), read from
-    `move_lines`; in the core's terms, `Position._piece_moves` without a safety test."""
+    """Append the moves of the piece on `sq`, read from `move_lines`; in the core's terms,
+    `Position._piece_moves` without a safety test. Legal as they stand only for a piece
+    neither pinned nor the General; otherwise the caller tests the General's safety."""
     steps, rays, promotion = lines[board[sq]][sq]
     base = sq << 8
     append = out.append
