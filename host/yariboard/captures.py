@@ -11,7 +11,7 @@ oracles).
 """
 from shogicore.move import PROMOTION
 
-from yariboard.movegen import move_lines
+from yariboard.movegen import move_lines, own_squares
 
 
 def captures_and_promotions(position, in_check=None):
@@ -29,10 +29,8 @@ def captures_and_promotions(position, in_check=None):
     safe = position._safe
     out = []
     append = out.append
-    for frm in position.variant.squares:
+    for frm in own_squares(board, side):
         piece = board[frm]
-        if not piece or piece >> 5 != side:
-            continue
         steps, rays, promotion = lines[piece][frm]
         # Destinations that count, with what stands there: an enemy piece, or 0 for an
         # empty square where this piece may promote. (0 >> 5 is Black's colour, the

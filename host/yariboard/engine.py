@@ -17,6 +17,7 @@ time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md
 import random
 import time
 from dataclasses import dataclass, field
+from operator import getitem, itemgetter
 from typing import List, Optional
 
 from shogicore.move import PROMOTION
@@ -25,7 +26,8 @@ from shogicore.variants import BLACK, KING, WHITE
 
 from yariboard.captures import captures_and_promotions
 from yariboard.movegen import (attack_lines, attacked_after, attackers, board_moves, drop_moves,
-                               hash_move_legal, legal_moves, move_lines, piece_moves, walk)
+                               hash_move_legal, legal_moves, move_lines, own_squares,
+                               piece_moves, walk)
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -134,6 +136,18 @@ GUARD_NEXT_TO_KING = 2            # an own piece next to the General (takes unit
 DANGER_PER_HAND_VALUE = 200       # one unit per this much value in the enemy hand
 KING_DANGER_CP_PER_UNIT2 = 3
 KING_DANGER_MAX_CP = 1200
+# `_Tables.danger_zone` packs, in one int per square, a count for each of the (at most 8)
+# squares next to the General of the step attacks on it from there, NEIGHBOUR_BITS bits each
+# (a count is at most the number of step attacks, too few to carry into the next field), and
+# the danger units above them. Summed, the ints still fit a machine word: `sum` adds them
+# without building an int at each step.
+NEIGHBOUR_BITS = 6
+NEIGHBOUR_FIELDS = (1 << 8 * NEIGHBOUR_BITS) - 1
+NEIGHBOUR_TOP = 1 << NEIGHBOUR_BITS - 1
+# Added to the fields, this carries each count above 0 into its field's top bit.
+NEIGHBOUR_FILL = sum((NEIGHBOUR_TOP - 1) << NEIGHBOUR_BITS * i for i in range(8))
+NEIGHBOUR_TOPS = sum(NEIGHBOUR_TOP << NEIGHBOUR_BITS * i for i in range(8))
+DANGER_UNIT = 1 << 8 * NEIGHBOUR_BITS
 # The General's worth in a static exchange: taking with it onto a defended square loses all.
 GENERAL_IN_EXCHANGE = 50000
 
@@ -196,15 +210,17 @@ class _Tables:
         # (movegen.attack_lines).
         # danger_zone[colour][king]: the squares around a General of `colour` on `king`,
         # read in one pass: each square a step attack on one of its neighbours could come
-        # from, and each square one or two steps away. One (square, table) pair each; the
-        # table gives, by what stands there, the bit set of the neighbours that piece
-        # attacks (bit i for next_to[king][i]) plus 256 times the danger units it adds
-        # standing there (an enemy, a guard, or nothing next to the General).
+        # from, and each square one or two steps away: (an itemgetter of what stands on
+        # them, a table for each, the squares). A table gives, by what stands there, a
+        # count of 1 in the field of each neighbour that piece attacks (the field of
+        # next_to[king][i] is NEIGHBOUR_BITS bits from bit NEIGHBOUR_BITS * i) plus
+        # DANGER_UNIT times the danger units it adds standing there (an enemy, a guard, or
+        # nothing next to the General). `king_danger` sums the entries of the squares.
         # line_zone[colour][king]: the slides and ranges of `colour` that could reach the
-        # squares next to a General on `king`, walked back from each: (bit of the
-        # neighbour, the squares of the walk in order, table by board value of the pieces
-        # attacking along it). A walk that would start on the General or off the board is
-        # left out: nothing attacks along it.
+        # squares next to a General on `king`, walked back from each: (top bit of the
+        # neighbour's field, the squares of the walk in order, table by board value of the
+        # pieces attacking along it). A walk that would start on the General or off the
+        # board is left out: nothing attacks along it.
         self.attackers = [attack_lines(variant, colour) for colour in (BLACK, WHITE)]
         self.line_zone = [_line_zone(variant, self.attackers[colour], self.next_to)
                           for colour in (BLACK, WHITE)]
@@ -217,8 +233,6 @@ class _Tables:
         self.danger_reach = [_danger_reach(variant, self.danger_zone[colour],
                                            self.line_zone[1 - colour])
                              for colour in (BLACK, WHITE)]
-        # attacked_count[bits]: how many neighbours a bit set of them names.
-        self.attacked_count = bytes(bin(bits).count("1") for bits in range(256))
         # in_line[colour][king][sq]: 1 where a piece of `colour` could attack a General on
         # `king` from (one of its step squares, or on one of its lines); on_ray: the lines
         # alone, where a piece moving away could uncover one of `colour`'s sliders. A move
@@ -233,7 +247,8 @@ def _line_zone(variant, lines, next_to):
     walks = [(delta, variant.size, hit) for delta, hit in slides] + list(ranges)
     zone = [()] * variant.size
     for king in variant.squares:
-        zone[king] = tuple((1 << index, walk(variant, sq, delta, reach), hit)
+        zone[king] = tuple((NEIGHBOUR_TOP << NEIGHBOUR_BITS * index,
+                            walk(variant, sq, delta, reach), hit)
                            for index, sq in enumerate(next_to[king])
                            for delta, reach, hit in walks
                            if sq + delta != king and variant.on_board(sq + delta))
@@ -245,8 +260,9 @@ def _danger_zone(variant, colour, enemy_lines, next_to, near):
     # (delta, the board values that attack along it) of each enemy step attack
     enemy_steps = [(delta, [p for p, hits in enumerate(attacks) if hits])
                    for delta, attacks in enemy_lines[0]]
-    next_to_units = [256 * _danger_next_to(p, colour) for p in range(65)]
-    near_units = [256 * _danger_near(p, colour) for p in range(65)]
+    assert len(enemy_steps) < NEIGHBOUR_TOP    # no count reaches its field's top bit
+    next_to_units = [DANGER_UNIT * _danger_next_to(p, colour) for p in range(65)]
+    near_units = [DANGER_UNIT * _danger_near(p, colour) for p in range(65)]
     zone = [()] * variant.size
     for king in variant.squares:
         rows = {}
@@ -259,8 +275,9 @@ def _danger_zone(variant, colour, enemy_lines, next_to, near):
                 if sq + delta != king and variant.on_board(sq + delta):
                     row = rows.setdefault(sq + delta, [0] * 65)
                     for p in attackers:
-                        row[p] |= 1 << index
-        zone[king] = tuple((sq, tuple(row)) for sq, row in sorted(rows.items()) if any(row))
+                        row[p] |= 1 << NEIGHBOUR_BITS * index
+        squares = tuple(sq for sq, row in sorted(rows.items()) if any(row))
+        zone[king] = (itemgetter(*squares), tuple(tuple(rows[sq]) for sq in squares), squares)
     return zone
 
 
@@ -270,7 +287,7 @@ def _danger_reach(variant, danger_zone, line_zone):
     reach_by_king = [b""] * variant.size
     for king in variant.squares:
         read = bytearray(variant.size)
-        for sq, _ in danger_zone[king]:
+        for sq in danger_zone[king][2]:
             read[sq] = 1
         for _, squares, _ in line_zone[king]:
             for sq in squares:
@@ -380,11 +397,10 @@ def king_danger(tables, position, colour):
     board = position.board
     king = position.kings[colour]
     enemy = 1 - colour
-    units = hit = 0     # hit: the neighbours attacked, a bit each
-    for sq, read in tables.danger_zone[colour][king]:
-        found = read[board[sq]]
-        hit |= found & 255
-        units += found >> 8
+    read, by_square, _ = tables.danger_zone[colour][king]
+    found = sum(map(getitem, by_square, read(board)))
+    # the neighbours attacked: each field's top bit, set where its count is above 0
+    hit = ((found & NEIGHBOUR_FIELDS) + NEIGHBOUR_FILL) & NEIGHBOUR_TOPS
     for bit, squares, attacks in tables.line_zone[enemy][king]:
         if not hit & bit:
             for sq in squares:
@@ -393,7 +409,7 @@ def king_danger(tables, position, colour):
                     if attacks[piece]:
                         hit |= bit
                     break
-    units += ATTACKED_SQUARE_NEXT_TO_KING * tables.attacked_count[hit]
+    units = found // DANGER_UNIT + ATTACKED_SQUARE_NEXT_TO_KING * hit.bit_count()
     hand = position.hands[enemy]
     hand_danger = tables.hand_danger
     for kind in position.variant.hand_kinds:
@@ -728,8 +744,8 @@ class Engine:
         if tt_move and not hash_move_legal(pos, tt_move):
             tt_move = 0          # another position with the same key stored it
         sign = 1 if pos.side == BLACK else -1
-        # The king-safety term (Black's side), counted once a test below first needs it;
-        # frontier futility reuses reverse futility's.
+        # The king-safety term (Black's side), counted once frontier futility first needs
+        # it (the dangers reverse futility judged are remembered, not judged again).
         king_safety = None
         if depth <= REVERSE_FUTILITY_DEPTH and not in_check and not pv_node \
                 and abs(beta) < MATE_BOUND:
@@ -737,10 +753,14 @@ class Engine:
             # horizon almost always fails high (the side to move still has its move to
             # play), so it is cut off with that bound, unsearched. What is missed is a threat
             # of the opponent's that the judgement does not see and the few plies left would.
-            king_safety = self._king_safety_black(key, ply)
-            bound = sign * (eval_black + king_safety) - REVERSE_FUTILITY_MARGIN * depth
+            # The danger to the enemy's General comes first: without it added the bound
+            # mostly falls short, and then the own General's is not needed here.
+            bound = sign * eval_black + self._king_danger(key, 1 - pos.side, ply) \
+                - REVERSE_FUTILITY_MARGIN * depth
             if bound >= beta:
-                return bound
+                bound -= self._king_danger(key, pos.side, ply)
+                if bound >= beta:
+                    return bound
         seen[key] = 1
         self._line_keys[ply] = key
         line_moves = self._line_moves
@@ -1060,9 +1080,8 @@ def has_legal_move(tables, position):
     on_line = tables.on_ray[enemy][king]
     lines = move_lines(position.variant, side)
     moves = []
-    for sq in position.variant.squares:
-        piece = board[sq]
-        if piece and piece >> 5 == side and sq != king and not on_line[sq]:
+    for sq in own_squares(board, side):
+        if sq != king and not on_line[sq]:
             piece_moves(lines, board, sq, enemy, moves)
             if moves:
                 return True

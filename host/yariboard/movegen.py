@@ -23,6 +23,7 @@ Host-only: the Pico never searches (tests/test_engine_movegen.py checks these mo
 independent oracles).
 """
 from collections import namedtuple
+from itertools import compress
 
 from shogicore.move import PROMOTION
 from shogicore.variants import KING, PAWN
@@ -35,6 +36,12 @@ _LINES = {}
 _ATTACKS = {}
 # The promotion zone is the three farthest ranks, as in Position._add.
 _ZONE_DEPTH = 3
+# _OWNED[side][value]: 1 where a board value (0..255; 64 is the wall) is a piece of `side`;
+# _VACANT: 1 for an empty square. Tables for bytearray.translate (see `own_squares`).
+_OWNED = [bytes(1 if 0 < value < 64 and value >> 5 == side else 0 for value in range(256))
+          for side in (0, 1)]
+_VACANT = bytes(1 if value == EMPTY else 0 for value in range(256))
+_ALL_SQUARES = range(256)
 
 
 def sided_tables(variant, side):
@@ -117,6 +124,18 @@ def attackers(board, sq, lines):
         if hit[board[s]]:
             found.append(s)
     return found
+
+
+def own_squares(board, side):
+    """The squares of `side`'s pieces, in board order. The search asks at most nodes; one
+    translate of the board marks them and `compress` picks them out, where a loop would
+    read all the squares one by one."""
+    return compress(_ALL_SQUARES, board.translate(_OWNED[side]))
+
+
+def empty_squares(board):
+    """The empty squares, in board order (the walls are not empty), as `own_squares`."""
+    return compress(_ALL_SQUARES, board.translate(_VACANT))
 
 
 def move_lines(variant, side):
@@ -284,9 +303,8 @@ def board_moves(position):
     pinned = position._pinned(side)
     lines = move_lines(position.variant, side)
     enemy = 1 - side
-    for sq in position.variant.squares:
-        p = board[sq]
-        if p and p >> 5 == side and sq != king:
+    for sq in own_squares(board, side):
+        if sq != king:
             if sq in pinned:
                 position._piece_moves(sq, out, False, pinned)
             else:
@@ -305,7 +323,7 @@ def drop_moves(position):
     if not kinds:
         return out
     board = position.board
-    empty = [sq for sq in variant.squares if not board[sq]]
+    empty = list(empty_squares(board))
     depth = variant.depth[side]
     for kind in kinds:
         forced = variant.forced[kind]
