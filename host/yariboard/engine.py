@@ -421,12 +421,30 @@ def king_danger(tables, position, colour):
 
 def least_attacker(tables, board, sq, colour):
     """The square of `colour`'s least valuable piece attacking `sq` (the first found of
-    equal worth), or -1."""
+    equal worth), or -1. The lines are read as `movegen.attackers` reads them, in its order,
+    keeping only the least so far: this runs at every round of every exchange."""
     worth = tables.exchange_worth
+    steps, slides, ranges = tables.attackers[colour]
     best_sq, best_worth = -1, INFINITY
-    for s in attackers(board, sq, tables.attackers[colour]):
-        if worth[board[s]] < best_worth:
-            best_sq, best_worth = s, worth[board[s]]
+    for delta, hit in steps:
+        piece = board[sq + delta]
+        if hit[piece] and worth[piece] < best_worth:
+            best_sq, best_worth = sq + delta, worth[piece]
+    for delta, hit in slides:
+        s = sq + delta
+        while not board[s]:
+            s += delta
+        piece = board[s]
+        if hit[piece] and worth[piece] < best_worth:
+            best_sq, best_worth = s, worth[piece]
+    for delta, reach, hit in ranges:
+        s = sq + delta
+        while not board[s] and reach > 1:
+            s += delta
+            reach -= 1
+        piece = board[s]
+        if hit[piece] and worth[piece] < best_worth:
+            best_sq, best_worth = s, worth[piece]
     return best_sq
 
 
