@@ -7,12 +7,13 @@ import time
 import pytest
 
 from shogicore.move import is_drop, is_promotion, move_to, parse_usi
-from shogicore.position import Position
+from shogicore.position import Position, piece_colour
 from shogicore.variants import BLACK, SHOGI, WHITE, YARI
 
 from yariboard.engine import (EXACT, LEVELS, LOWER, MATE_BOUND, Engine, evaluate,
                               evaluate_black, exchange_gain, gives_check, has_legal_move,
-                              king_danger, material_black, move_delta, node_key, tables_for)
+                              king_danger, least_attacker, material_black, move_delta, node_key,
+                              tables_for)
 from yariboard.benchmarks import engine as engine_benchmark
 from yariboard.movegen import attackers
 from yariboard.players import GreedyPlayer, RandomPlayer, play_game
@@ -209,6 +210,48 @@ def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, var
     assert seen_attacked > 100
 
 
+@pytest.mark.parametrize("variant", ["yari", "shogi", "wa"])
+def test_king_danger_adds_up_every_unit_square_by_square(variant):
+    """Every unit of the term, counted afresh square by square from the rules core (what
+    stands next to the General and two squares away, the neighbours the core finds
+    attacked, the enemy hand), gives the danger the packed tables give, over positions of
+    random games."""
+    import yariboard.engine as engine
+    variant = Position(variant).variant
+    tables = tables_for(variant)
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(10):
+        position = Position(variant)
+        for _ in range(80):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position.push(rng.choice(moves))
+            for colour in (BLACK, WHITE):
+                king = position.kings[colour]
+                units = sum(position.hands[1 - colour][kind] * tables.hand_danger[kind]
+                            for kind in variant.hand_kinds)
+                for sq in variant.squares:
+                    distance = max(abs(variant.rank_of(sq) - variant.rank_of(king)),
+                                   abs(variant.file_of(sq) - variant.file_of(king)))
+                    piece = position.piece_at(sq)
+                    enemy = piece and piece_colour(piece) != colour
+                    if distance == 1:
+                        units += (engine.ATTACKER_NEXT_TO_KING if enemy
+                                  else -engine.GUARD_NEXT_TO_KING if piece
+                                  else engine.OPEN_SQUARE_NEXT_TO_KING)
+                        if position._attacked(sq, 1 - colour):
+                            units += engine.ATTACKED_SQUARE_NEXT_TO_KING
+                    elif distance == 2 and enemy:
+                        units += engine.ATTACKER_NEAR_KING
+                expected = 0 if units <= 0 else min(engine.KING_DANGER_MAX_CP,
+                                                    engine.KING_DANGER_CP_PER_UNIT2 * units ** 2)
+                assert king_danger(tables, position, colour) == expected, position.sfen()
+                seen.add(expected)
+    assert len(seen) > 10 and 0 in seen
+
+
 @pytest.mark.parametrize("variant, sfen, expected", [
     # the General in a corner, every square next to it covered by a Rook, nothing in hand
     (SHOGI, "8k/1r7/9/9/9/9/9/8r/K8 b - 1", False),
@@ -330,6 +373,32 @@ def test_exchange_gain_matches_the_whole_exchange_tree(sfen, usi, sign):
     assert exchange_gain(tables, position, m) == expected
     assert (expected > 0) - (expected < 0) == sign
     assert position.sfen() == sfen          # the pieces lifted on the way are back
+
+
+@pytest.mark.parametrize("variant", ["yari", "shogi", "wa"])
+def test_least_attacker_is_the_least_valuable_of_all_the_attackers(variant):
+    """`least_attacker` keeps the least so far as it reads the lines: it names the square
+    that picking the least valuable from `movegen.attackers`' list names (the first found of
+    equal worth), for both colours on every square of positions of a random game."""
+    variant = Position(variant).variant
+    tables = tables_for(variant)
+    worth = tables.exchange_worth
+    rng = random.Random(7)
+    position = Position(variant)
+    attacked_squares = 0
+    for _ in range(60):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position.push(rng.choice(moves))
+        board = position.board
+        for sq in variant.squares:
+            for colour in (BLACK, WHITE):
+                listed = attackers(board, sq, tables.attackers[colour])
+                expected = min(listed, key=lambda s: worth[board[s]], default=-1)
+                assert least_attacker(tables, board, sq, colour) == expected, position.sfen()
+                attacked_squares += expected >= 0
+    assert attacked_squares > 1000
 
 
 def _moves_played(monkeypatch, by, where=None):
