@@ -25,7 +25,7 @@ from shogicore.position import piece_colour
 from shogicore.variants import BLACK, KING, WHITE
 
 from yariboard.captures import captures_and_promotions
-from yariboard.movegen import (attack_lines, attacked_after, attackers, board_moves, drop_moves,
+from yariboard.movegen import (attack_lines, attacked_after, board_moves, drop_moves,
                                hash_move_legal, legal_moves, move_lines, own_squares,
                                piece_moves, walk)
 
