@@ -37,6 +37,20 @@ def mating_moves(position):
     return [m for m in position.legal_moves() if mates_after(position, m)]
 
 
+def random_game_positions(variant, seed, games, plies):
+    """The position after each move of `games` random games of at most `plies` moves (the
+    same one, played on, each time: look at it before the next is asked for)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        position = Position(variant)
+        for _ in range(plies):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position.push(rng.choice(moves))
+            yield position
+
+
 def forces_mate_in_3(position, m):
     """After `m`, does every reply allow a mating move? (and is there a reply at all)"""
     position.push(m)
@@ -190,23 +204,16 @@ def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, var
     monkeypatch.setattr(engine, "_TABLES", {})   # the units are read into the tables
     variant = Position(variant).variant
     tables = tables_for(variant)
-    rng = random.Random(11)
     seen_attacked = 0
-    for _ in range(20):
-        position = Position(variant)
-        for _ in range(80):
-            moves = position.legal_moves()
-            if not moves:
-                break
-            position.push(rng.choice(moves))
-            for colour in (BLACK, WHITE):
-                # the enemy hand adds units of its own, counted here from its pieces
-                hand_units = sum(position.hands[1 - colour][kind] * tables.hand_danger[kind]
-                                 for kind in variant.hand_kinds)
-                attacked = sum(1 for sq in tables.next_to[position.kings[colour]]
-                               if position._attacked(sq, 1 - colour))
-                seen_attacked += attacked
-                assert king_danger(tables, position, colour) == (attacked + hand_units) ** 2
+    for position in random_game_positions(variant, 11, games=20, plies=80):
+        for colour in (BLACK, WHITE):
+            # the enemy hand adds units of its own, counted here from its pieces
+            hand_units = sum(position.hands[1 - colour][kind] * tables.hand_danger[kind]
+                             for kind in variant.hand_kinds)
+            attacked = sum(1 for sq in tables.next_to[position.kings[colour]]
+                           if position._attacked(sq, 1 - colour))
+            seen_attacked += attacked
+            assert king_danger(tables, position, colour) == (attacked + hand_units) ** 2
     assert seen_attacked > 100
 
 
@@ -219,36 +226,29 @@ def test_king_danger_adds_up_every_unit_square_by_square(variant):
     import yariboard.engine as engine
     variant = Position(variant).variant
     tables = tables_for(variant)
-    rng = random.Random(3)
     seen = set()
-    for _ in range(10):
-        position = Position(variant)
-        for _ in range(80):
-            moves = position.legal_moves()
-            if not moves:
-                break
-            position.push(rng.choice(moves))
-            for colour in (BLACK, WHITE):
-                king = position.kings[colour]
-                units = sum(position.hands[1 - colour][kind] * tables.hand_danger[kind]
-                            for kind in variant.hand_kinds)
-                for sq in variant.squares:
-                    distance = max(abs(variant.rank_of(sq) - variant.rank_of(king)),
-                                   abs(variant.file_of(sq) - variant.file_of(king)))
-                    piece = position.piece_at(sq)
-                    enemy = piece and piece_colour(piece) != colour
-                    if distance == 1:
-                        units += (engine.ATTACKER_NEXT_TO_KING if enemy
-                                  else -engine.GUARD_NEXT_TO_KING if piece
-                                  else engine.OPEN_SQUARE_NEXT_TO_KING)
-                        if position._attacked(sq, 1 - colour):
-                            units += engine.ATTACKED_SQUARE_NEXT_TO_KING
-                    elif distance == 2 and enemy:
-                        units += engine.ATTACKER_NEAR_KING
-                expected = 0 if units <= 0 else min(engine.KING_DANGER_MAX_CP,
-                                                    engine.KING_DANGER_CP_PER_UNIT2 * units ** 2)
-                assert king_danger(tables, position, colour) == expected, position.sfen()
-                seen.add(expected)
+    for position in random_game_positions(variant, 3, games=10, plies=80):
+        for colour in (BLACK, WHITE):
+            king = position.kings[colour]
+            units = sum(position.hands[1 - colour][kind] * tables.hand_danger[kind]
+                        for kind in variant.hand_kinds)
+            for sq in variant.squares:
+                distance = max(abs(variant.rank_of(sq) - variant.rank_of(king)),
+                               abs(variant.file_of(sq) - variant.file_of(king)))
+                piece = position.piece_at(sq)
+                enemy = piece and piece_colour(piece) != colour
+                if distance == 1:
+                    units += (engine.ATTACKER_NEXT_TO_KING if enemy
+                              else -engine.GUARD_NEXT_TO_KING if piece
+                              else engine.OPEN_SQUARE_NEXT_TO_KING)
+                    if position._attacked(sq, 1 - colour):
+                        units += engine.ATTACKED_SQUARE_NEXT_TO_KING
+                elif distance == 2 and enemy:
+                    units += engine.ATTACKER_NEAR_KING
+            expected = 0 if units <= 0 else min(engine.KING_DANGER_MAX_CP,
+                                                engine.KING_DANGER_CP_PER_UNIT2 * units ** 2)
+            assert king_danger(tables, position, colour) == expected, position.sfen()
+            seen.add(expected)
     assert len(seen) > 10 and 0 in seen
 
 
@@ -383,14 +383,8 @@ def test_least_attacker_is_the_least_valuable_of_all_the_attackers(variant):
     variant = Position(variant).variant
     tables = tables_for(variant)
     worth = tables.exchange_worth
-    rng = random.Random(7)
-    position = Position(variant)
     attacked_squares = 0
-    for _ in range(60):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position.push(rng.choice(moves))
+    for position in random_game_positions(variant, 7, games=1, plies=60):
         board = position.board
         for sq in variant.squares:
             for colour in (BLACK, WHITE):
