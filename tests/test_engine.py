@@ -8,7 +8,7 @@ import pytest
 
 from shogicore.move import is_drop, is_promotion, move_to, parse_usi
 from shogicore.position import Position, piece_colour
-from shogicore.variants import BLACK, SHOGI, WHITE, YARI
+from shogicore.variants import BLACK, KING, PAWN, SHOGI, WHITE, YARI
 
 from yariboard.engine import (EXACT, LEVELS, LOWER, MATE_BOUND, Engine, evaluate,
                               evaluate_black, exchange_gain, gives_check, has_legal_move,
@@ -250,6 +250,47 @@ def test_king_danger_adds_up_every_unit_square_by_square(variant):
             assert king_danger(tables, position, colour) == expected, position.sfen()
             seen.add(expected)
     assert len(seen) > 10 and 0 in seen
+
+
+@pytest.mark.parametrize("variant", ["yari", "shogi", "wa"])
+def test_king_danger_remembered_by_what_stands_around_the_general_is_the_one_counted(
+        monkeypatch, variant):
+    """A search hands `king_danger` a store of the units it has counted, by what stands on
+    the squares around the General the danger reads. Whatever is put on any one square of
+    a remembered position (nothing, a Pawn of the General's side, or an enemy piece that
+    attacks along a line), the danger read from the store must be the one counted afresh;
+    and the store, emptied when full, must stay within its bound."""
+    import yariboard.engine as engine
+    monkeypatch.setattr(engine, "KNOWN_AROUND_MAX_ENTRIES", 64)
+    variant = Position(variant).variant
+    tables = tables_for(variant)
+    remembered = changed = 0
+    for index, position in enumerate(random_game_positions(variant, 4, games=2, plies=60)):
+        if index % 6:
+            continue
+        board = position.board
+        for colour in (BLACK, WHITE):
+            king = position.kings[colour]
+            known = [{} for _ in range(variant.size)]
+            danger = king_danger(tables, position, colour, known)
+            pieces = [0, PAWN | colour << 5] + [
+                piece for piece in range(64) if piece >> 5 == 1 - colour
+                and tables.line_attacker[1 - colour][piece]]
+            for sq in variant.squares:
+                if board[sq] & 31 == KING:
+                    continue
+                standing = board[sq]
+                for piece in pieces:
+                    board[sq] = piece
+                    before = len(known[king])
+                    expected = king_danger(tables, position, colour)
+                    assert king_danger(tables, position, colour, known) == expected, \
+                        (position.sfen(), sq, piece)
+                    remembered += len(known[king]) == before
+                    changed += expected != danger
+                    assert len(known[king]) <= 64
+                board[sq] = standing
+    assert remembered > 1000 and changed > 100
 
 
 @pytest.mark.parametrize("variant, sfen, expected", [

@@ -25,9 +25,8 @@ from shogicore.position import piece_colour
 from shogicore.variants import BLACK, KING, WHITE
 
 from yariboard.captures import captures_and_promotions
-from yariboard.movegen import (attack_lines, attacked_after, board_moves, drop_moves,
-                               hash_move_legal, legal_moves, move_lines, own_squares,
-                               piece_moves, walk)
+from yariboard.movegen import (attack_lines, board_moves, drop_moves, hash_move_legal,
+                               legal_moves, move_lines, own_squares, piece_moves, walk)
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -37,6 +36,8 @@ INFINITY = MATE_SCORE + 1
 MAX_DEPTH = 64
 TT_MAX_ENTRIES = 1 << 20
 DANGER_MAX_ENTRIES = 1 << 18
+# How many arrangements of the pieces around one General `king_danger` remembers (see there).
+KNOWN_AROUND_MAX_ENTRIES = 1 << 14
 # How often (in nodes) the clock is read: at 5-20k nodes per second, every 15-50 ms.
 TIME_CHECK_NODES = 256
 QUIESCENCE_MAX_PLIES = 8
@@ -216,43 +217,79 @@ class _Tables:
         # next_to[king][i] is NEIGHBOUR_BITS bits from bit NEIGHBOUR_BITS * i) plus
         # DANGER_UNIT times the danger units it adds standing there (an enemy, a guard, or
         # nothing next to the General). `king_danger` sums the entries of the squares.
-        # line_zone[colour][king]: the slides and ranges of `colour` that could reach the
-        # squares next to a General on `king`, walked back from each: (top bit of the
-        # neighbour's field, the squares of the walk in order, table by board value of the
-        # pieces attacking along it). A walk that would start on the General or off the
-        # board is left out: nothing attacks along it.
+        # line_attacker[colour]: a translate table marking `colour`'s pieces that attack
+        # along a line (a slide or a range), the only ones whose lines `king_danger` reads.
         self.attackers = [attack_lines(variant, colour) for colour in (BLACK, WHITE)]
-        self.line_zone = [_line_zone(variant, self.attackers[colour], self.next_to)
-                          for colour in (BLACK, WHITE)]
+        self.line_attacker = [_line_attacker(self.attackers[colour])
+                              for colour in (BLACK, WHITE)]
         self.danger_zone = [_danger_zone(variant, colour, self.attackers[1 - colour],
                                          self.next_to, self.near)
                             for colour in (BLACK, WHITE)]
+        rays = [_line_rays(variant, self.attackers[1 - colour], self.next_to)
+                for colour in (BLACK, WHITE)]
         # danger_reach[colour][king][sq]: 1 where what stands on `sq` can change the danger to
         # a General of `colour` on `king` (a square `king_danger` reads): a move touching no
         # such square leaves that danger as it was, unless it changes the enemy's hand.
-        self.danger_reach = [_danger_reach(variant, self.danger_zone[colour],
-                                           self.line_zone[1 - colour])
+        self.danger_reach = [_danger_reach(variant, self.danger_zone[colour], rays[colour])
                              for colour in (BLACK, WHITE)]
+        # danger_read[colour][king]: an itemgetter of every square `danger_reach` marks, the
+        # squares of `danger_zone` first and in its order. line_rays[colour][king][i]: the
+        # lines along which an enemy piece on the i-th of those squares could attack a
+        # square next to the General: (table by board value of the enemy pieces attacking
+        # along it, the squares from there on, each with the top bit of its neighbour's
+        # field, or 0, up to the last neighbour the line reaches).
+        self.danger_read, self.line_rays = zip(*(
+            _danger_read(variant, self.danger_zone[colour], self.danger_reach[colour],
+                         rays[colour])
+            for colour in (BLACK, WHITE)))
         # in_line[colour][king][sq]: 1 where a piece of `colour` could attack a General on
         # `king` from (one of its step squares, or on one of its lines); on_ray: the lines
         # alone, where a piece moving away could uncover one of `colour`'s sliders. A move
-        # touching neither cannot give check (`gives_check`).
-        self.in_line, self.on_ray = zip(*(_check_lines(variant, self.attackers[colour])
-                                          for colour in (BLACK, WHITE)))
+        # touching neither cannot give check (`gives_check`). check_lines[colour][king][sq]:
+        # the attacks of `colour` on that General that pass `sq`: (table by board value of
+        # the pieces attacking along it, the squares walked out from the General).
+        self.in_line, self.on_ray, self.check_lines = zip(*(
+            _check_lines(variant, self.attackers[colour]) for colour in (BLACK, WHITE)))
 
 
-def _line_zone(variant, lines, next_to):
-    """`_Tables.line_zone` for one colour's attack `lines`, by the General's square."""
-    _, slides, ranges = lines
-    walks = [(delta, variant.size, hit) for delta, hit in slides] + list(ranges)
-    zone = [()] * variant.size
+def _line_rays(variant, enemy_lines, next_to):
+    """The lines of `_Tables.line_rays` for a General whose enemy attacks along
+    `enemy_lines`, by the General's square and then by the square each line starts on."""
+    _, slides, ranges = enemy_lines
+    # each line from the attacker's side: the step it goes by, how far it reaches
+    lines = [(-delta, variant.size, hit) for delta, hit in slides] + \
+        [(-delta, reach, hit) for delta, reach, hit in ranges]
+    rays = [()] * variant.size
     for king in variant.squares:
-        zone[king] = tuple((NEIGHBOUR_TOP << NEIGHBOUR_BITS * index,
-                            walk(variant, sq, delta, reach), hit)
-                           for index, sq in enumerate(next_to[king])
-                           for delta, reach, hit in walks
-                           if sq + delta != king and variant.on_board(sq + delta))
-    return zone
+        bits = {sq: NEIGHBOUR_TOP << NEIGHBOUR_BITS * index
+                for index, sq in enumerate(next_to[king])}
+        # the squares of each line that ends next to the General, from each square it can
+        # start on to the farthest neighbour it reaches: walked back from the neighbours
+        longest = {}
+        for near in bits:
+            for index, (step, reach, _) in enumerate(lines):
+                if near - step == king:
+                    continue        # the General stands on this line: it blocks it
+                back = (near,) + walk(variant, near, -step, reach)
+                for length in range(1, len(back)):
+                    if len(longest.get((back[length], index), ())) < length:
+                        longest[back[length], index] = back[length - 1::-1]
+        from_square = [[] for _ in range(variant.size)]
+        for (sq, index), squares in sorted(longest.items()):
+            ray = tuple((to, bits.get(to, 0)) for to in squares)
+            from_square[sq].append((lines[index][2], ray))
+        rays[king] = tuple(tuple(found) for found in from_square)
+    return rays
+
+
+def _line_attacker(lines):
+    """`_Tables.line_attacker` for one colour's attack `lines`."""
+    _, slides, ranges = lines
+    marks = bytearray(256)
+    for hit in [hit for _, hit in slides] + [hit for _, _, hit in ranges]:
+        for value, attacks in enumerate(hit):
+            marks[value] |= attacks
+    return bytes(marks)
 
 
 def _danger_zone(variant, colour, enemy_lines, next_to, near):
@@ -281,40 +318,57 @@ def _danger_zone(variant, colour, enemy_lines, next_to, near):
     return zone
 
 
-def _danger_reach(variant, danger_zone, line_zone):
-    """`_Tables.danger_reach` for one colour, from its `danger_zone` and the enemy's
-    `line_zone`."""
+def _danger_reach(variant, danger_zone, line_rays):
+    """`_Tables.danger_reach` for one colour, from its `danger_zone` and `line_rays`."""
     reach_by_king = [b""] * variant.size
     for king in variant.squares:
         read = bytearray(variant.size)
         for sq in danger_zone[king][2]:
             read[sq] = 1
-        for _, squares, _ in line_zone[king]:
-            for sq in squares:
+        for sq, found in enumerate(line_rays[king]):
+            for _, ray in found:
                 read[sq] = 1
+                for to, _ in ray:
+                    read[to] = 1
         reach_by_king[king] = bytes(read)
     return reach_by_king
 
 
+def _danger_read(variant, danger_zone, danger_reach, rays):
+    """(`_Tables.danger_read`, `_Tables.line_rays`) for one colour, from its `danger_zone`,
+    `danger_reach` and the lines of `_line_rays`."""
+    read, rays_read = [None] * variant.size, [()] * variant.size
+    for king in variant.squares:
+        zone = danger_zone[king][2]
+        squares = zone + tuple(sq for sq, reads in enumerate(danger_reach[king])
+                               if reads and sq not in zone)
+        read[king] = itemgetter(*squares)
+        rays_read[king] = tuple(rays[king][sq] for sq in squares)
+    return read, rays_read
+
+
 def _check_lines(variant, lines):
-    """(`_Tables.in_line`, `_Tables.on_ray`) for one colour's attack `lines`."""
+    """(`_Tables.in_line`, `_Tables.on_ray`, `_Tables.check_lines`) for one colour's attack
+    `lines`."""
     steps, slides, ranges = lines
-    rays = [(delta, variant.size) for delta, _ in slides] + \
-        [(delta, reach) for delta, reach, _ in ranges]
+    rays = [(delta, variant.size, hit) for delta, hit in slides] + list(ranges)
     in_line, on_ray = [b""] * variant.size, [b""] * variant.size
+    check_lines = [()] * variant.size
     for king in variant.squares:
         line, ray = bytearray(variant.size), bytearray(variant.size)
-        for delta, _ in steps:
+        through = [[] for _ in range(variant.size)]
+        for delta, hit in steps:
             if variant.on_board(king + delta):
                 line[king + delta] = 1
-        for delta, reach in rays:
-            sq = king + delta
-            while reach and variant.on_board(sq):
+                through[king + delta].append((hit, (king + delta,)))
+        for delta, reach, hit in rays:
+            squares = walk(variant, king, delta, reach)
+            for sq in squares:
                 line[sq] = ray[sq] = 1
-                sq += delta
-                reach -= 1
+                through[sq].append((hit, squares))
         in_line[king], on_ray[king] = bytes(line), bytes(ray)
-    return in_line, on_ray
+        check_lines[king] = tuple(tuple(found) for found in through)
+    return in_line, on_ray, check_lines
 
 
 def _danger_next_to(piece, colour):
@@ -388,35 +442,55 @@ def material_black(position):
     return total
 
 
-def king_danger(tables, position, colour):
+def king_danger(tables, position, colour, known=None):
     """Centipawns `colour` loses for the danger to its General (see the king-safety
-    constants at the top). This runs at every judged position, so the attacks on the
-    neighbours are read the quick way: the pieces around the General and their step
-    attacks on all its neighbours at once (`_Tables.danger_zone`), then the lines walked
-    back from the neighbours still unhit (`_Tables.line_zone`)."""
-    board = position.board
+    constants at the top). `known`, kept by a search for each colour, holds by the
+    General's square the danger units (without the enemy hand) of each arrangement of the
+    pieces around it already counted: in a search most dangers judged are of an
+    arrangement seen before."""
     king = position.kings[colour]
-    enemy = 1 - colour
-    read, by_square, _ = tables.danger_zone[colour][king]
-    found = sum(map(getitem, by_square, read(board)))
-    # the neighbours attacked: each field's top bit, set where its count is above 0
-    hit = ((found & NEIGHBOUR_FIELDS) + NEIGHBOUR_FILL) & NEIGHBOUR_TOPS
-    for bit, squares, attacks in tables.line_zone[enemy][king]:
-        if not hit & bit:
-            for sq in squares:
-                piece = board[sq]
-                if piece:
-                    if attacks[piece]:
-                        hit |= bit
-                    break
-    units = found // DANGER_UNIT + ATTACKED_SQUARE_NEXT_TO_KING * hit.bit_count()
-    hand = position.hands[enemy]
+    around = tables.danger_read[colour][king](position.board)
+    if known is None:
+        units = _units_around(tables, position.board, colour, king, around)
+    else:
+        known = known[king]
+        units = known.get(around)
+        if units is None:
+            if len(known) >= KNOWN_AROUND_MAX_ENTRIES:
+                known.clear()
+            units = known[around] = _units_around(tables, position.board, colour, king,
+                                                  around)
+    hand = position.hands[1 - colour]
     hand_danger = tables.hand_danger
     for kind in position.variant.hand_kinds:
         units += hand[kind] * hand_danger[kind]
     if units <= 0:
         return 0
     return min(KING_DANGER_MAX_CP, KING_DANGER_CP_PER_UNIT2 * units * units)
+
+
+def _units_around(tables, board, colour, king, around):
+    """The danger units of what stands around a General of `colour` on `king` (`around`:
+    what stands on the squares of `_Tables.danger_read`). The pieces around the General and
+    their step attacks on all its neighbours are summed at once (`_Tables.danger_zone`);
+    then the lines of the few enemy pieces that attack along one are walked out from them
+    (`_Tables.line_rays`)."""
+    found = sum(map(getitem, tables.danger_zone[colour][king][1], around))
+    # the neighbours attacked: each field's top bit, set where its count is above 0
+    hit = ((found & NEIGHBOUR_FIELDS) + NEIGHBOUR_FILL) & NEIGHBOUR_TOPS
+    rays = tables.line_rays[colour][king]
+    marks = bytes(around).translate(tables.line_attacker[1 - colour])
+    index = marks.find(1)
+    while index >= 0:
+        piece = around[index]
+        for attacks, ray in rays[index]:
+            if attacks[piece]:
+                for to, bit in ray:
+                    hit |= bit
+                    if board[to]:
+                        break
+        index = marks.find(1, index + 1)
+    return found // DANGER_UNIT + ATTACKED_SQUARE_NEXT_TO_KING * hit.bit_count()
 
 
 def least_attacker(tables, board, sq, colour):
@@ -606,6 +680,9 @@ class Engine:
         self._tables = tables_for(position.variant)
         self._seen = _history_keys(self._pos)
         self._dangers = {}
+        # king_danger's `known`, for each colour
+        self._known_around = [[{} for _ in range(position.variant.size)]
+                              for _ in (BLACK, WHITE)]
         # The line being searched: the key of the position at each ply and the move played
         # from it (with CAPTURED set when it took a piece), for `_inherited_danger`.
         self._line_keys = [0] * (MAX_PLY + 2)
@@ -961,7 +1038,8 @@ class Engine:
                 dangers.clear()   # a long search: start again rather than grow without end
             danger = self._inherited_danger(colour, ply)
             if danger is None:
-                danger = king_danger(self._tables, self._pos, colour)
+                danger = king_danger(self._tables, self._pos, colour,
+                                     self._known_around[colour])
             dangers[key] = danger
         return danger
 
@@ -1110,16 +1188,42 @@ def gives_check(tables, position, m):
     """Does the legal move `m` put the opponent in check? Asked of every move the search
     plays (the answer goes with the move: the position it leads to is in check) and of most
     it leaves out near the horizon, so a move that neither lands in line with the enemy
-    General nor leaves a square in line with it is answered at once; the rest are played
-    on the board alone (no hash, hands or history), looked at and taken back."""
+    General nor leaves a square in line with it is answered at once. The rest are played on
+    the bare board (no hash, hands or history), and only the lines through the two squares
+    the move touches are read from the General: the General was not in check before it
+    (the opponent would have had to answer that), so any check now comes from the piece on
+    its new square or from a line its old square opened."""
     side = position.side
     king = position.kings[1 - side]
     to, frm = m & 0xFF, m >> 8 & 0xFF
     if not (tables.in_line[side][king][to] or frm and tables.on_ray[side][king][frm]):
         return False
+    board = position.board
     mover = moving_piece(position, m)
-    placed = tables.promoted[mover & 31] | side << 5 if m & PROMOTION else mover
-    return attacked_after(position.board, frm, to, placed, king, tables.attackers[side])
+    standing = board[to]
+    board[to] = tables.promoted[mover & 31] | side << 5 if m & PROMOTION else mover
+    lines = tables.check_lines[side][king]
+    if frm:
+        board[frm] = 0
+        checks = _attacked_along(board, lines[to]) or _attacked_along(board, lines[frm])
+        board[frm] = mover
+    else:
+        checks = _attacked_along(board, lines[to])
+    board[to] = standing
+    return checks
+
+
+def _attacked_along(board, lines):
+    """Is the General these `lines` walk out from (a part of `_Tables.check_lines`)
+    attacked along one of them?"""
+    for attacks, squares in lines:
+        for sq in squares:
+            piece = board[sq]
+            if piece:
+                if attacks[piece]:
+                    return True
+                break
+    return False
 
 
 def _bound_type(score, alpha_start, beta):
