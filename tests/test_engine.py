@@ -698,51 +698,28 @@ def test_nodes_count_each_position_searched_once(monkeypatch, variant, sfen):
 @pytest.mark.parametrize("variant, sfen", [
     (YARI, BENCH_LIKE_SFEN),
     (YARI, "4kb+R/r1n1b2/pppppp1/2n4/1P5/2P1P2/P1BPNP+r/B2K3/2R1N1+p b p 35"),
-    (SHOGI, "ln1g3nl/1r1s1kg2/p1ppppsp1/6p1p/1p7/2P3P2/PPSPPP1PP/2G1K2R1/LN3GSNL b Bb 21"),
-])
-def test_remembered_king_danger_leaves_the_search_unchanged(monkeypatch, variant, sfen):
-    """The search remembers each position's king danger (`Engine._king_danger`), in a store
-    it empties when full. Counted afresh at every call instead, or remembered in a store of
-    16, the search must play the same move with the same score after the same nodes."""
-    import yariboard.engine as engine
-    position = Position(variant, sfen)
-    remembered = Engine().search(position, depth=4)
-    monkeypatch.setattr(engine, "DANGER_MAX_ENTRIES", 16)
-    small = Engine()
-    assert _same_search(small.search(position, depth=4), remembered)
-    assert len(small._dangers) <= 16
-    monkeypatch.setattr(Engine, "_king_danger",
-                        lambda self, key, colour, ply: king_danger(self._tables, self._pos,
-                                                                   colour))
-    assert _same_search(Engine().search(position, depth=4), remembered)
-
-
-@pytest.mark.parametrize("variant, sfen", [
-    (YARI, BENCH_LIKE_SFEN),
     (YARI, "2nk3/3rb2/2pp1rp/pn2pp1/1pP1b2/P2B2P/1P1PPP1/R2BR2/3KNN1 b - 35"),
     (SHOGI, "ln1g3nl/1r1s1kg2/p1ppppsp1/6p1p/1p7/2P3P2/PPSPPP1PP/2G1K2R1/LN3GSNL b Bb 21"),
     ("wa", "h1l1v1wgu1o/mer1cs4d/ppp2p2f1p/4p1pkpp1/3p3p3/11/3P4P2/PPP2P1P1P1/"
            "X1U1P1Px2P/DF2KS1RME1/O2G1WVCL1H b - 51"),
 ])
-def test_king_danger_taken_over_from_the_position_before_is_the_true_one(monkeypatch,
-                                                                         variant, sfen):
-    """Where the last move touched no square the danger reads and left the enemy hand as it
-    was, the search takes the danger over from the position before instead of counting it
-    (`Engine._inherited_danger`). Each time it does, the danger counted afresh must be the
-    same."""
-    taken_over = []
-    inherited_danger = Engine._inherited_danger
-
-    def checked(self, colour, ply):
-        danger = inherited_danger(self, colour, ply)
-        if danger is not None:
-            assert danger == king_danger(self._tables, self._pos, colour), self._pos.sfen()
-            taken_over.append(danger)
-        return danger
-
-    monkeypatch.setattr(Engine, "_inherited_danger", checked)
-    Engine().search(Position(variant, sfen), nodes=4000)
-    assert len(taken_over) > 50 and any(taken_over)
+def test_remembered_king_danger_leaves_the_search_unchanged(monkeypatch, variant, sfen):
+    """The search remembers each position's king danger (`Engine._king_danger`), and
+    `king_danger` the units of each arrangement around a General, in stores it empties
+    when full. Counted afresh at every call instead, or remembered in stores of 16, the
+    search must play the same move with the same score after the same nodes."""
+    import yariboard.engine as engine
+    position = Position(variant, sfen)
+    remembered = Engine().search(position, depth=4)
+    monkeypatch.setattr(engine, "DANGER_MAX_ENTRIES", 16)
+    monkeypatch.setattr(engine, "KNOWN_AROUND_MAX_ENTRIES", 16)
+    small = Engine()
+    assert _same_search(small.search(position, depth=4), remembered)
+    assert len(small._dangers) <= 16
+    assert all(len(known) <= 16 for by_king in small._known_around for known in by_king)
+    monkeypatch.setattr(Engine, "_king_danger",
+                        lambda self, key, colour: king_danger(self._tables, self._pos, colour))
+    assert _same_search(Engine().search(position, depth=4), remembered)
 
 
 def _same_search(one, other):

@@ -62,7 +62,6 @@ ASPIRATION_WINDOW = 50
 EXACT, LOWER, UPPER = 0, 1, 2
 KILLER_KEY = 1 << 22   # ordering keys from here up: captures, promotions, killers
 CAPTURE_KEY = 1 << 24  # and from here up, captures
-CAPTURED = 1 << 30     # marks a move that took a piece, in `Engine._line_moves`
 
 
 @dataclass
@@ -227,20 +226,15 @@ class _Tables:
                             for colour in (BLACK, WHITE)]
         rays = [_line_rays(variant, self.attackers[1 - colour], self.next_to)
                 for colour in (BLACK, WHITE)]
-        # danger_reach[colour][king][sq]: 1 where what stands on `sq` can change the danger to
-        # a General of `colour` on `king` (a square `king_danger` reads): a move touching no
-        # such square leaves that danger as it was, unless it changes the enemy's hand.
-        self.danger_reach = [_danger_reach(variant, self.danger_zone[colour], rays[colour])
-                             for colour in (BLACK, WHITE)]
-        # danger_read[colour][king]: an itemgetter of every square `danger_reach` marks, the
-        # squares of `danger_zone` first and in its order. line_rays[colour][king][i]: the
+        # danger_read[colour][king]: an itemgetter of every square whose piece can change the
+        # danger to a General of `colour` on `king`: the squares of `danger_zone` first and
+        # in its order, then those of the lines below. line_rays[colour][king][i]: the
         # lines along which an enemy piece on the i-th of those squares could attack a
         # square next to the General: (table by board value of the enemy pieces attacking
         # along it, the squares from there on, each with the top bit of its neighbour's
         # field, or 0, up to the last neighbour the line reaches).
         self.danger_read, self.line_rays = zip(*(
-            _danger_read(variant, self.danger_zone[colour], self.danger_reach[colour],
-                         rays[colour])
+            _danger_read(variant, self.danger_zone[colour], rays[colour])
             for colour in (BLACK, WHITE)))
         # in_line[colour][king][sq]: 1 where a piece of `colour` could attack a General on
         # `king` from (one of its step squares, or on one of its lines); on_ray: the lines
@@ -318,30 +312,18 @@ def _danger_zone(variant, colour, enemy_lines, next_to, near):
     return zone
 
 
-def _danger_reach(variant, danger_zone, line_rays):
-    """`_Tables.danger_reach` for one colour, from its `danger_zone` and `line_rays`."""
-    reach_by_king = [b""] * variant.size
-    for king in variant.squares:
-        read = bytearray(variant.size)
-        for sq in danger_zone[king][2]:
-            read[sq] = 1
-        for sq, found in enumerate(line_rays[king]):
-            for _, ray in found:
-                read[sq] = 1
-                for to, _ in ray:
-                    read[to] = 1
-        reach_by_king[king] = bytes(read)
-    return reach_by_king
-
-
-def _danger_read(variant, danger_zone, danger_reach, rays):
-    """(`_Tables.danger_read`, `_Tables.line_rays`) for one colour, from its `danger_zone`,
-    `danger_reach` and the lines of `_line_rays`."""
+def _danger_read(variant, danger_zone, rays):
+    """(`_Tables.danger_read`, `_Tables.line_rays`) for one colour, from its `danger_zone`
+    and the lines of `_line_rays`."""
     read, rays_read = [None] * variant.size, [()] * variant.size
     for king in variant.squares:
         zone = danger_zone[king][2]
-        squares = zone + tuple(sq for sq, reads in enumerate(danger_reach[king])
-                               if reads and sq not in zone)
+        on_lines = set()
+        for sq, found in enumerate(rays[king]):
+            for _, ray in found:
+                on_lines.add(sq)
+                on_lines.update(to for to, _ in ray)
+        squares = zone + tuple(sorted(on_lines.difference(zone)))
         read[king] = itemgetter(*squares)
         rays_read[king] = tuple(rays[king][sq] for sq in squares)
     return read, rays_read
@@ -683,10 +665,6 @@ class Engine:
         # king_danger's `known`, for each colour
         self._known_around = [[{} for _ in range(position.variant.size)]
                               for _ in (BLACK, WHITE)]
-        # The line being searched: the key of the position at each ply and the move played
-        # from it (with CAPTURED set when it took a piece), for `_inherited_danger`.
-        self._line_keys = [0] * (MAX_PLY + 2)
-        self._line_moves = [0] * (MAX_PLY + 2)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self.progress = None
@@ -700,7 +678,6 @@ class Engine:
         root_eval = evaluate_black(self._pos)
         root_key = node_key(self._pos, root_eval)
         self._seen[root_key] = 1
-        self._line_keys[0] = root_key
         entry = self.tt.get(root_key)
         root_moves = self._order(root_moves, entry[3] if entry else 0, 0)
         best = None
@@ -784,12 +761,10 @@ class Engine:
         alpha_start = alpha
         best_choice, best_score, best_move = -INFINITY, -INFINITY, moves[0]
         make, unmake = pos._make, pos._unmake
-        line_moves = self._line_moves
         for index, m in enumerate(moves):
             child_eval = root_eval + move_delta(tables, pos, m)
             checks = gives_check(tables, pos, m)
             captured = make(m)
-            line_moves[0] = m | CAPTURED if captured else m
             self._count_node()
             if index == 0 or noise:
                 # With noise every root move needs its exact score, not just a bound.
@@ -850,15 +825,13 @@ class Engine:
             # of the opponent's that the judgement does not see and the few plies left would.
             # The danger to the enemy's General comes first: without it added the bound
             # mostly falls short, and then the own General's is not needed here.
-            bound = sign * eval_black + self._king_danger(key, 1 - pos.side, ply) \
+            bound = sign * eval_black + self._king_danger(key, 1 - pos.side) \
                 - REVERSE_FUTILITY_MARGIN * depth
             if bound >= beta:
-                bound -= self._king_danger(key, pos.side, ply)
+                bound -= self._king_danger(key, pos.side)
                 if bound >= beta:
                     return bound
         seen[key] = 1
-        self._line_keys[ply] = key
-        line_moves = self._line_moves
         alpha_start = alpha
         best_score, best_move = -INFINITY, 0
         board = pos.board
@@ -889,7 +862,7 @@ class Engine:
                     # a quiet move hardly changes the king safety: the parent's stands for
                     # the child's.
                     if king_safety is None:
-                        king_safety = self._king_safety_black(key, ply)
+                        king_safety = self._king_safety_black(key)
                     after = sign * (child_eval + king_safety)
                     futile = after + FUTILITY_MARGIN <= alpha
                 if futile or best_score > -MATE_BOUND and (index >= late_from or losing_margin
@@ -902,7 +875,6 @@ class Engine:
             if checks is None:
                 checks = gives_check(tables, pos, m)
             captured = make(m)
-            line_moves[ply] = m | CAPTURED if captured else m
             self._count_node()
             if index == 0:
                 score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node,
@@ -959,10 +931,10 @@ class Engine:
             # positions here are far above beta: the term is counted only as far as needed.
             if stand - KING_DANGER_MAX_CP >= beta:
                 return stand - KING_DANGER_MAX_CP   # no danger to the own General is that large
-            stand -= self._king_danger(key, pos.side, ply)
+            stand -= self._king_danger(key, pos.side)
             if stand >= beta:
                 return stand                        # the enemy's danger would only add
-            stand += self._king_danger(key, 1 - pos.side, ply)
+            stand += self._king_danger(key, 1 - pos.side)
         if ply >= MAX_PLY:
             return stand
         if not in_check:
@@ -1004,13 +976,10 @@ class Engine:
         alpha_start = alpha
         best_move = 0
         make, unmake = pos._make, pos._unmake
-        self._line_keys[ply] = key
-        line_moves = self._line_moves
         for m in candidates:
             child_eval = eval_black + move_delta(tables, pos, m)
             checks = gives_check(tables, pos, m)
             captured = make(m)
-            line_moves[ply] = m | CAPTURED if captured else m
             self._count_node()
             score = -self._quiesce(-beta, -alpha, ply + 1, child_eval, qply + 1, checks)
             unmake(m, captured)
@@ -1024,47 +993,25 @@ class Engine:
             self._store(key, 0, _bound_type(best, alpha_start, beta), best, best_move, ply)
         return best
 
-    def _king_danger(self, key, colour, ply):
-        """`king_danger` of `colour` in the search's position, whose `node_key` is `key`, at
-        `ply`. Remembered for the search: iterative deepening judges the same positions
-        again at each depth (about a quarter of the calls), and the term is the costliest
-        part of the evaluation; and taken over from the position before where the move
-        could not change it."""
+    def _king_danger(self, key, colour):
+        """`king_danger` of `colour` in the search's position, whose `node_key` is `key`.
+        Remembered for the search: iterative deepening judges the same positions again at
+        each depth (about a quarter of the calls), and the term is the costliest part of the
+        evaluation. (Where it is counted, it is often read from what `king_danger` knows:
+        most moves leave the pieces around a General as they were.)"""
         key = key << 1 | colour
         dangers = self._dangers
         danger = dangers.get(key)
         if danger is None:
             if len(dangers) >= DANGER_MAX_ENTRIES:
                 dangers.clear()   # a long search: start again rather than grow without end
-            danger = self._inherited_danger(colour, ply)
-            if danger is None:
-                danger = king_danger(self._tables, self._pos, colour,
-                                     self._known_around[colour])
+            danger = king_danger(self._tables, self._pos, colour, self._known_around[colour])
             dangers[key] = danger
         return danger
 
-    def _inherited_danger(self, colour, ply):
-        """The danger to `colour`'s General before the last move, if that is known and the
-        move cannot have changed it: it touched no square the danger reads, and did not
-        change the hand of `colour`'s enemy (by a capture or a drop of the enemy's). Else
-        None."""
-        if not ply:
-            return None
-        danger = self._dangers.get(self._line_keys[ply - 1] << 1 | colour)
-        if danger is None:
-            return None
-        pos = self._pos
-        m = self._line_moves[ply - 1]
-        read = self._tables.danger_reach[colour][pos.kings[colour]]
-        if read[m & 0xFF] or read[m >> 8 & 0xFF]:
-            return None
-        if colour == pos.side and (m & CAPTURED or not m & 0xFF00):
-            return None     # the enemy moved, and took a piece or dropped one
-        return danger
-
-    def _king_safety_black(self, key, ply):
+    def _king_safety_black(self, key):
         """`king_safety_black` of the search's position, from the remembered dangers."""
-        return self._king_danger(key, WHITE, ply) - self._king_danger(key, BLACK, ply)
+        return self._king_danger(key, WHITE) - self._king_danger(key, BLACK)
 
     def _staged(self, tt_move, in_check, ply):
         """The moves of the node in the order they are tried, each stage built only when
