@@ -17,6 +17,7 @@ time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md
 import random
 import time
 from dataclasses import dataclass, field
+from itertools import compress
 from operator import getitem, itemgetter
 from typing import List, Optional
 
@@ -148,6 +149,7 @@ NEIGHBOUR_TOP = 1 << NEIGHBOUR_BITS - 1
 NEIGHBOUR_FILL = sum((NEIGHBOUR_TOP - 1) << NEIGHBOUR_BITS * i for i in range(8))
 NEIGHBOUR_TOPS = sum(NEIGHBOUR_TOP << NEIGHBOUR_BITS * i for i in range(8))
 DANGER_UNIT = 1 << 8 * NEIGHBOUR_BITS
+_INDEXES = range(256)
 # The General's worth in a static exchange: taking with it onto a defended square loses all.
 GENERAL_IN_EXCHANGE = 50000
 
@@ -461,9 +463,7 @@ def _units_around(tables, board, colour, king, around):
     # the neighbours attacked: each field's top bit, set where its count is above 0
     hit = ((found & NEIGHBOUR_FIELDS) + NEIGHBOUR_FILL) & NEIGHBOUR_TOPS
     rays = tables.line_rays[colour][king]
-    marks = bytes(around).translate(tables.line_attacker[1 - colour])
-    index = marks.find(1)
-    while index >= 0:
+    for index in compress(_INDEXES, bytes(around).translate(tables.line_attacker[1 - colour])):
         piece = around[index]
         for attacks, ray in rays[index]:
             if attacks[piece]:
@@ -471,7 +471,6 @@ def _units_around(tables, board, colour, king, around):
                     hit |= bit
                     if board[to]:
                         break
-        index = marks.find(1, index + 1)
     return found // DANGER_UNIT + ATTACKED_SQUARE_NEXT_TO_KING * hit.bit_count()
 
 
