@@ -259,20 +259,20 @@ def _line_rays(variant, enemy_lines, next_to):
     for king in variant.squares:
         bits = {sq: NEIGHBOUR_TOP << NEIGHBOUR_BITS * index
                 for index, sq in enumerate(next_to[king])}
-        # the squares of each line that ends next to the General, from each square it can
-        # start on to the farthest neighbour it reaches: walked back from the neighbours
+        # each line that ends next to the General, from each square it can start on to the
+        # farthest neighbour it reaches: walked back from the neighbours
         longest = {}
         for near in bits:
             for index, (step, reach, _) in enumerate(lines):
                 if near - step == king:
                     continue        # the General stands on this line: it blocks it
-                back = (near,) + walk(variant, near, -step, reach)
+                back = tuple((sq, bits.get(sq, 0))
+                             for sq in (near,) + walk(variant, near, -step, reach))
                 for length in range(1, len(back)):
-                    if len(longest.get((back[length], index), ())) < length:
-                        longest[back[length], index] = back[length - 1::-1]
+                    if len(longest.get((back[length][0], index), ())) < length:
+                        longest[back[length][0], index] = back[length - 1::-1]
         from_square = [[] for _ in range(variant.size)]
-        for (sq, index), squares in sorted(longest.items()):
-            ray = tuple((to, bits.get(to, 0)) for to in squares)
+        for (sq, index), ray in sorted(longest.items()):
             from_square[sq].append((lines[index][2], ray))
         rays[king] = tuple(tuple(found) for found in from_square)
     return rays
@@ -320,12 +320,10 @@ def _danger_read(variant, danger_zone, rays):
     read, rays_read = [None] * variant.size, [()] * variant.size
     for king in variant.squares:
         zone = danger_zone[king][2]
-        on_lines = set()
-        for sq, found in enumerate(rays[king]):
-            for _, ray in found:
-                on_lines.add(sq)
-                on_lines.update(to for to, _ in ray)
-        squares = zone + tuple(sorted(on_lines.difference(zone)))
+        # (every square of a line but the neighbour it ends on starts a shorter one, and
+        # the neighbours are in the zone)
+        squares = zone + tuple(sq for sq, found in enumerate(rays[king])
+                               if found and sq not in zone)
         read[king] = itemgetter(*squares)
         rays_read[king] = tuple(rays[king][sq] for sq in squares)
     return read, rays_read
