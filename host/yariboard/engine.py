@@ -149,6 +149,7 @@ NEIGHBOUR_TOP = 1 << NEIGHBOUR_BITS - 1
 NEIGHBOUR_FILL = sum((NEIGHBOUR_TOP - 1) << NEIGHBOUR_BITS * i for i in range(8))
 NEIGHBOUR_TOPS = sum(NEIGHBOUR_TOP << NEIGHBOUR_BITS * i for i in range(8))
 DANGER_UNIT = 1 << 8 * NEIGHBOUR_BITS
+# The places in what `king_danger` reads (at most a board's squares), for `compress`.
 _INDEXES = range(256)
 # The General's worth in a static exchange: taking with it onto a defended square loses all.
 GENERAL_IN_EXCHANGE = 50000
