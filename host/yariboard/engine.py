@@ -37,8 +37,6 @@ INFINITY = MATE_SCORE + 1
 MAX_DEPTH = 64
 TT_MAX_ENTRIES = 1 << 20
 DANGER_MAX_ENTRIES = 1 << 18
-# How many arrangements of the pieces around one General `king_danger` remembers (see there).
-KNOWN_AROUND_MAX_ENTRIES = 1 << 14
 # How often (in nodes) the clock is read: at 5-20k nodes per second, every 15-50 ms.
 TIME_CHECK_NODES = 256
 QUIESCENCE_MAX_PLIES = 8
@@ -429,8 +427,8 @@ def king_danger(tables, position, colour, known=None):
     """Centipawns `colour` loses for the danger to its General (see the king-safety
     constants at the top). `known`, kept by a search for each colour, holds by the
     General's square the danger units (without the enemy hand) of each arrangement of the
-    pieces around it already counted: in a search most dangers judged are of an
-    arrangement seen before."""
+    pieces around it already counted (in a search most dangers judged are of an
+    arrangement seen before; the search bounds the store)."""
     king = position.kings[colour]
     around = tables.danger_read[colour][king](position.board)
     if known is None:
@@ -439,8 +437,6 @@ def king_danger(tables, position, colour, known=None):
         known = known[king]
         units = known.get(around)
         if units is None:
-            if len(known) >= KNOWN_AROUND_MAX_ENTRIES:
-                known.clear()
             units = known[around] = _units_around(tables, position.board, colour, king,
                                                   around)
     hand = position.hands[1 - colour]
@@ -659,10 +655,7 @@ class Engine:
         self._pos = position.copy()
         self._tables = tables_for(position.variant)
         self._seen = _history_keys(self._pos)
-        self._dangers = {}
-        # king_danger's `known`, for each colour
-        self._known_around = [[{} for _ in range(position.variant.size)]
-                              for _ in (BLACK, WHITE)]
+        self._forget_dangers()
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self.progress = None
@@ -998,14 +991,21 @@ class Engine:
         evaluation. (Where it is counted, it is often read from what `king_danger` knows:
         most moves leave the pieces around a General as they were.)"""
         key = key << 1 | colour
-        dangers = self._dangers
-        danger = dangers.get(key)
+        danger = self._dangers.get(key)
         if danger is None:
-            if len(dangers) >= DANGER_MAX_ENTRIES:
-                dangers.clear()   # a long search: start again rather than grow without end
+            if len(self._dangers) >= DANGER_MAX_ENTRIES:
+                self._forget_dangers()   # a long search: start again rather than grow
             danger = king_danger(self._tables, self._pos, colour, self._known_around[colour])
-            dangers[key] = danger
+            self._dangers[key] = danger
         return danger
+
+    def _forget_dangers(self):
+        """Empty the dangers remembered by position, and `king_danger`'s `known` for each
+        colour. Each danger counted adds at most one arrangement to `known`, so the two
+        stores together hold at most DANGER_MAX_ENTRIES of each."""
+        self._dangers = {}
+        self._known_around = [[{} for _ in range(self._pos.variant.size)]
+                              for _ in (BLACK, WHITE)]
 
     def _king_safety_black(self, key):
         """`king_safety_black` of the search's position, from the remembered dangers."""
