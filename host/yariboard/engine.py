@@ -211,8 +211,8 @@ class _Tables:
         # (movegen.attack_lines).
         # danger_zone[colour][king]: the squares around a General of `colour` on `king`,
         # read in one pass: each square a step attack on one of its neighbours could come
-        # from, and each square one or two steps away: (an itemgetter of what stands on
-        # them, a table for each, the squares). A table gives, by what stands there, a
+        # from, and each square one or two steps away: (a table for each, the squares). A
+        # table gives, by what stands there, a
         # count of 1 in the field of each neighbour that piece attacks (the field of
         # next_to[king][i] is NEIGHBOUR_BITS bits from bit NEIGHBOUR_BITS * i) plus
         # DANGER_UNIT times the danger units it adds standing there (an enemy, a guard, or
@@ -237,13 +237,13 @@ class _Tables:
         self.danger_read, self.line_rays = zip(*(
             _danger_read(variant, self.danger_zone[colour], rays[colour])
             for colour in (BLACK, WHITE)))
-        # in_line[colour][king][sq]: 1 where a piece of `colour` could attack a General on
-        # `king` from (one of its step squares, or on one of its lines); on_ray: the lines
-        # alone, where a piece moving away could uncover one of `colour`'s sliders. A move
-        # touching neither cannot give check (`gives_check`). check_lines[colour][king][sq]:
-        # the attacks of `colour` on that General that pass `sq`: (table by board value of
-        # the pieces attacking along it, the squares walked out from the General).
-        self.in_line, self.on_ray, self.check_lines = zip(*(
+        # check_lines[colour][king][sq]: the attacks of `colour` on a General on `king` that
+        # pass `sq` (one of its step squares, or on one of its lines): (table by board value
+        # of the pieces attacking along it, the squares walked out from the General), none
+        # where a piece of `colour` could not attack it from. on_ray[colour][king][sq]: 1 on
+        # the lines alone, where a piece moving away could uncover one of `colour`'s
+        # sliders. A move touching neither cannot give check (`gives_check`).
+        self.on_ray, self.check_lines = zip(*(
             _check_lines(variant, self.attackers[colour]) for colour in (BLACK, WHITE)))
 
 
@@ -309,7 +309,7 @@ def _danger_zone(variant, colour, enemy_lines, next_to, near):
                     for p in attackers:
                         row[p] |= 1 << NEIGHBOUR_BITS * index
         squares = tuple(sq for sq, row in sorted(rows.items()) if any(row))
-        zone[king] = (itemgetter(*squares), tuple(tuple(rows[sq]) for sq in squares), squares)
+        zone[king] = (tuple(tuple(rows[sq]) for sq in squares), squares)
     return zone
 
 
@@ -318,7 +318,7 @@ def _danger_read(variant, danger_zone, rays):
     and the lines of `_line_rays`."""
     read, rays_read = [None] * variant.size, [()] * variant.size
     for king in variant.squares:
-        zone = danger_zone[king][2]
+        zone = danger_zone[king][1]
         # (every square of a line but the neighbour it ends on starts a shorter one, and
         # the neighbours are in the zone)
         squares = zone + tuple(sq for sq, found in enumerate(rays[king])
@@ -329,27 +329,24 @@ def _danger_read(variant, danger_zone, rays):
 
 
 def _check_lines(variant, lines):
-    """(`_Tables.in_line`, `_Tables.on_ray`, `_Tables.check_lines`) for one colour's attack
-    `lines`."""
+    """(`_Tables.on_ray`, `_Tables.check_lines`) for one colour's attack `lines`."""
     steps, slides, ranges = lines
     rays = [(delta, variant.size, hit) for delta, hit in slides] + list(ranges)
-    in_line, on_ray = [b""] * variant.size, [b""] * variant.size
-    check_lines = [()] * variant.size
+    on_ray, check_lines = [b""] * variant.size, [()] * variant.size
     for king in variant.squares:
-        line, ray = bytearray(variant.size), bytearray(variant.size)
+        ray = bytearray(variant.size)
         through = [[] for _ in range(variant.size)]
         for delta, hit in steps:
             if variant.on_board(king + delta):
-                line[king + delta] = 1
                 through[king + delta].append((hit, (king + delta,)))
         for delta, reach, hit in rays:
             squares = walk(variant, king, delta, reach)
             for sq in squares:
-                line[sq] = ray[sq] = 1
+                ray[sq] = 1
                 through[sq].append((hit, squares))
-        in_line[king], on_ray[king] = bytes(line), bytes(ray)
+        on_ray[king] = bytes(ray)
         check_lines[king] = tuple(tuple(found) for found in through)
-    return in_line, on_ray, check_lines
+    return on_ray, check_lines
 
 
 def _danger_next_to(piece, colour):
@@ -431,14 +428,10 @@ def king_danger(tables, position, colour, known=None):
     arrangement seen before; the search bounds the store)."""
     king = position.kings[colour]
     around = tables.danger_read[colour][king](position.board)
-    if known is None:
-        units = _units_around(tables, position.board, colour, king, around)
-    else:
-        known = known[king]
-        units = known.get(around)
-        if units is None:
-            units = known[around] = _units_around(tables, position.board, colour, king,
-                                                  around)
+    known = {} if known is None else known[king]
+    units = known.get(around)
+    if units is None:
+        units = known[around] = _units_around(tables, position.board, colour, king, around)
     hand = position.hands[1 - colour]
     hand_danger = tables.hand_danger
     for kind in position.variant.hand_kinds:
@@ -454,7 +447,7 @@ def _units_around(tables, board, colour, king, around):
     their step attacks on all its neighbours are summed at once (`_Tables.danger_zone`);
     then the lines of the few enemy pieces that attack along one are walked out from them
     (`_Tables.line_rays`)."""
-    found = sum(map(getitem, tables.danger_zone[colour][king][1], around))
+    found = sum(map(getitem, tables.danger_zone[colour][king][0], around))
     # the neighbours attacked: each field's top bit, set where its count is above 0
     hit = ((found & NEIGHBOUR_FIELDS) + NEIGHBOUR_FILL) & NEIGHBOUR_TOPS
     rays = tables.line_rays[colour][king]
@@ -1141,13 +1134,13 @@ def gives_check(tables, position, m):
     side = position.side
     king = position.kings[1 - side]
     to, frm = m & 0xFF, m >> 8 & 0xFF
-    if not (tables.in_line[side][king][to] or frm and tables.on_ray[side][king][frm]):
+    lines = tables.check_lines[side][king]
+    if not (lines[to] or frm and tables.on_ray[side][king][frm]):
         return False
     board = position.board
     mover = moving_piece(position, m)
     standing = board[to]
     board[to] = tables.promoted[mover & 31] | side << 5 if m & PROMOTION else mover
-    lines = tables.check_lines[side][king]
     if frm:
         board[frm] = 0
         checks = _attacked_along(board, lines[to]) or _attacked_along(board, lines[frm])
