@@ -1,7 +1,7 @@
-"""The quiescence move generator (yariboard.captures) against independent oracles: on
-positions of seeded random games it must yield exactly the legal captures and promotions
-among the legal moves Fairy-Stockfish (Yari) or python-shogi (standard shogi) list, and for
-Wa Shogi among the rules core's own."""
+"""Quiescence's move generator (`movegen.captures_and_promotions`) against independent
+oracles: on positions of seeded random games it must yield exactly the legal captures and
+promotions among the legal moves Fairy-Stockfish (Yari) or python-shogi (standard shogi)
+list, and for Wa Shogi among the rules core's own."""
 import pytest
 
 from shogicore import Position, variant_by_name
@@ -9,7 +9,7 @@ from shogicore.move import is_promotion, move_to
 from shogicore.notation import to_usi
 
 from tests.oracles import fsf_legal_usi, python_shogi_board, python_shogi_legal, random_game
-from yariboard.captures import captures_and_promotions
+from yariboard.movegen import captures_and_promotions
 
 GAMES = 12
 # Every how many plies of a game a position is checked: enough variety, bounded run time.

@@ -25,9 +25,9 @@ from shogicore.move import PROMOTION
 from shogicore.position import piece_colour
 from shogicore.variants import BLACK, KING, WHITE
 
-from yariboard.captures import captures_and_promotions
-from yariboard.movegen import (attack_lines, board_moves, drop_moves, hash_move_legal,
-                               legal_moves, move_lines, own_squares, piece_moves, walk)
+from yariboard.movegen import (attack_lines, captures_and_promotions, drop_moves,
+                               hash_move_legal, legal_moves, move_lines, own_squares,
+                               piece_moves, quiet_moves, walk)
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -59,8 +59,9 @@ LATE_MOVE_COUNTS = (0, 6, 10, 16)
 ASPIRATION_WINDOW = 50
 
 EXACT, LOWER, UPPER = 0, 1, 2
-KILLER_KEY = 1 << 22   # ordering keys from here up: captures, promotions, killers
-CAPTURE_KEY = 1 << 24  # and from here up, captures
+KILLER_KEY = 1 << 22     # ordering keys from here up: captures, promotions, killers
+PROMOTION_KEY = 1 << 23  # a promotion that takes nothing
+CAPTURE_KEY = 1 << 24    # and from here up, captures
 
 
 @dataclass
@@ -502,7 +503,7 @@ def exchange_gain(tables, position, m):
     worth = tables.exchange_worth
     frm, to = m >> 8 & 0xFF, m & 0xFF
     gains = [worth[board[to]]]
-    piece = moving_piece(position, m)
+    piece = board[frm] if frm else m >> 17 & 31 | position.side << 5   # (a drop's kind)
     on_square = worth[piece]
     lifted = []
     if frm:                                 # (a drop's piece comes from the hand)
@@ -543,14 +544,9 @@ def quiet_move_loses(tables, position, m, margin):
     """Does the quiet move or drop `m` lose more than `margin` in the static exchange? It
     cannot lose more than the piece itself, so a piece worth no more than that is not
     looked at (a Pawn never is)."""
-    return tables.worth[moving_piece(position, m)] > margin \
-        and exchange_gain(tables, position, m) < -margin
-
-
-def moving_piece(position, m):
-    """The piece the move or drop `m` puts on its square (before any promotion)."""
     frm = m >> 8 & 0xFF
-    return position.board[frm] if frm else m >> 17 & 31 | position.side << 5
+    piece = position.board[frm] if frm else m >> 17 & 31 | position.side << 5
+    return tables.worth[piece] > margin and exchange_gain(tables, position, m) < -margin
 
 
 def king_safety_black(tables, position):
@@ -795,7 +791,8 @@ class Engine:
             return self._quiesce(alpha, beta, ply, eval_black, 0, in_check)
         if ply >= MAX_PLY:
             return eval_black if pos.side == BLACK else -eval_black
-        if tt_move and not hash_move_legal(pos, tt_move):
+        if tt_move and not hash_move_legal(pos, tt_move, None if in_check else
+                                           tables.on_ray[1 - pos.side][pos.kings[pos.side]]):
             tt_move = 0          # another position with the same key stored it
         sign = 1 if pos.side == BLACK else -1
         # The king-safety term (Black's side), counted once frontier futility first needs
@@ -833,8 +830,7 @@ class Engine:
         index = -1
         for index, m in enumerate(self._staged(tt_move, in_check, ply)):
             quiet = not m & 0xFF00 or not (board[m & 0xFF] or m & PROMOTION)
-            child_eval = eval_black + move_delta(tables, pos, m)
-            checks = None
+            checks = child_eval = None
             if quiet and index and not in_check:
                 # Three prunings of a quiet move or drop, each unless it checks (the checks
                 # are the sacrifices that can mate), so the check is tested once, last:
@@ -845,6 +841,7 @@ class Engine:
                 if frontier:
                     # a quiet move hardly changes the king safety: the parent's stands for
                     # the child's.
+                    child_eval = eval_black + move_delta(tables, pos, m)
                     if king_safety is None:
                         king_safety = self._king_safety_black(key)
                     after = sign * (child_eval + king_safety)
@@ -856,6 +853,8 @@ class Engine:
                         if futile and after > best_score:
                             best_score = after
                         continue
+            if child_eval is None:   # (a move left out above needs it only for futility)
+                child_eval = eval_black + move_delta(tables, pos, m)
             if checks is None:
                 checks = gives_check(tables, pos, m)
             captured = make(m)
@@ -1007,10 +1006,11 @@ class Engine:
     def _staged(self, tt_move, in_check, ply):
         """The moves of the node in the order they are tried, each stage built only when
         the one before has not cut the node off: the hash move, before anything is
-        generated; then the board moves' captures, promotions and killers; then the other
-        board moves and the drops together, by history, and the captures that lose the
-        exchange. (The order of `_keyed`, with each capture's exchange counted only when
-        its turn comes: a cut-off before it saves the count.)"""
+        generated; then the captures and promotions, and the killers that are legal here;
+        then the other board moves and the drops together, by history, and the captures
+        that lose the exchange. (The order of `_keyed`, with each capture's exchange counted
+        only when its turn comes. Most nodes are cut off by the hash move or a capture:
+        their quiet moves, most of the moves, are never built.)"""
         pos = self._pos
         if tt_move:
             yield tt_move
@@ -1019,24 +1019,36 @@ class Engine:
                 if m != tt_move:
                     yield m
             return
-        rest = []
         tables = self._tables
-        for key, m in self._keyed(board_moves(pos), ply, exchange=False):
+        board = pos.board
+        worth = tables.worth
+        first = [(_capture_key(worth, board, m) if board[m & 0xFF] else PROMOTION_KEY, m)
+                 for m in captures_and_promotions(pos, False)]
+        killer, second_killer = self._killers[ply]
+        # a killer is a quiet board move (or a drop, ordered by history as the others) that
+        # cut off a sibling: it must be checked legal here
+        on_line = tables.on_ray[1 - pos.side][pos.kings[pos.side]]
+        killers = [m for m in (killer, second_killer)
+                   if m & 0xFF00 and m != tt_move and not board[m & 0xFF]
+                   and hash_move_legal(pos, m, on_line)]
+        first.extend([(KILLER_KEY + (m == killer), m) for m in killers])
+        first.sort(reverse=True)
+        rest = []
+        for key, m in first:
             if m == tt_move:
                 continue
-            if key >= KILLER_KEY:
-                loss = loses_exchange(tables, pos, m) if key >= CAPTURE_KEY else 0
+            if key >= CAPTURE_KEY:
+                loss = loses_exchange(tables, pos, m)
                 if loss:
                     rest.append((loss - 1, m))   # its key in `_keyed`
                     continue
-                yield m
-            else:
-                rest.append((key, m))
-        history = self.history.get   # a drop's key, as `_keyed` gives it
+            yield m
+        history = self.history.get
+        rest.extend([(history(m, 0), m) for m in quiet_moves(pos)])
         rest.extend([(history(m, 0), m) for m in drop_moves(pos)])
         rest.sort(reverse=True)
         for _, m in rest:
-            if m != tt_move:
+            if m != tt_move and m not in killers:
                 yield m
 
     def _order(self, moves, tt_move, ply):
@@ -1047,11 +1059,10 @@ class Engine:
             ordered.insert(0, tt_move)
         return ordered
 
-    def _keyed(self, moves, ply, exchange=True):
+    def _keyed(self, moves, ply):
         """(key, move) pairs, best first: captures by MVV-LVA, promotions, killers, then by
         history, and last the captures that lose material in the exchange. (The move's bits
-        are read in place: this runs at every node, over every move.) Without `exchange`,
-        every capture is keyed by MVV-LVA: the caller weighs the exchange itself."""
+        are read in place: this runs over every move of the nodes in check.)"""
         pos = self._pos
         board = pos.board
         tables = self._tables
@@ -1066,13 +1077,11 @@ class Engine:
             else:
                 victim = board[m & 0xFF]
                 if victim:
-                    attacker = board[m >> 8 & 0xFF]
-                    key = CAPTURE_KEY + worth[victim] * 16 - worth[attacker] // 16
-                    loss = loses_exchange(tables, pos, m) if exchange else 0
-                    if loss:
-                        key = loss - 1   # a losing capture: after every quiet move
+                    loss = loses_exchange(tables, pos, m)
+                    # a losing capture: after every quiet move
+                    key = loss - 1 if loss else _capture_key(worth, board, m)
                 elif m & PROMOTION:
-                    key = 1 << 23
+                    key = PROMOTION_KEY
                 elif m == killer:
                     key = KILLER_KEY + 1
                 elif m == second_killer:
@@ -1138,7 +1147,7 @@ def gives_check(tables, position, m):
     if not (lines[to] or frm and tables.on_ray[side][king][frm]):
         return False
     board = position.board
-    mover = moving_piece(position, m)
+    mover = board[frm] if frm else m >> 17 & 31 | side << 5
     standing = board[to]
     board[to] = tables.promoted[mover & 31] | side << 5 if m & PROMOTION else mover
     if frm:
@@ -1162,6 +1171,12 @@ def _attacked_along(board, lines):
                     return True
                 break
     return False
+
+
+def _capture_key(worth, board, m):
+    """The ordering key of the capture `m`: most valuable victim first, and of those the
+    least valuable attacker."""
+    return CAPTURE_KEY + worth[board[m & 0xFF]] * 16 - worth[board[m >> 8 & 0xFF]] // 16
 
 
 def _bound_type(score, alpha_start, beta):

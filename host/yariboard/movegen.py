@@ -17,7 +17,11 @@ asks for moves at every node, so here the same moves are built the quick way:
   to each square may or must promote, so a move costs an index, not a call. Pinned pieces
   still go through the core's own generator, which tests each move for safety;
 - a move from the hash table, made for another position with the same key, is checked
-  against those lists with one safety test, not by building the piece's moves.
+  against those lists with one safety test, not by building the piece's moves;
+- out of check the moves come in three lists, each built only when the search gets to it:
+  the captures and promotions (all that quiescence looks at), the other board moves, and
+  the drops (most of a Yari position's moves). A safety test is paid for only where the
+  core pays it: for the General, and for pinned pieces.
 
 Host-only: the Pico never searches (tests/test_engine_movegen.py checks these moves against
 independent oracles).
@@ -207,11 +211,69 @@ def piece_moves(lines, board, sq, enemy, out):
                 break
 
 
+def captures_and_promotions(position, in_check=None):
+    """Every legal board move of the side to move that captures or promotes (a capture that
+    may promote comes both ways, as in `legal_moves`); never a drop. `in_check` may be passed
+    when the caller already knows it."""
+    board = position.board
+    side = position.side
+    enemy = 1 - side
+    king = position.kings[side]
+    if in_check is None:
+        in_check = position.in_check()
+    pinned = () if in_check else None   # looked for once a piece has something to take
+    lines = move_lines(position.variant, side)
+    safe = position._safe
+    out = []
+    append = out.append
+    for frm in own_squares(board, side):
+        piece = board[frm]
+        steps, rays, promotion = lines[piece][frm]
+        # Destinations that count, with what stands there: an enemy piece, or 0 for an
+        # empty square where this piece may promote. (0 >> 5 is Black's colour, the
+        # wall's colour is 2: hence the explicit emptiness tests.)
+        targets = []
+        for to in steps:
+            t = board[to]
+            if t:
+                if t >> 5 == enemy:
+                    targets.append((to, t))
+            elif promotion[to]:
+                targets.append((to, 0))
+        for ray in rays:
+            for to in ray:
+                t = board[to]
+                if t:
+                    if t >> 5 == enemy:
+                        targets.append((to, t))
+                    break
+                if promotion[to]:
+                    targets.append((to, 0))
+        if not targets:
+            continue
+        if pinned is None:
+            pinned = position._pinned(side)
+        test = in_check or frm == king or frm in pinned
+        for to, victim in targets:
+            m = (frm << 8) | to
+            if test and not safe(m):
+                continue
+            can_promote = promotion[to]
+            if can_promote:
+                if victim and can_promote != 2:
+                    append(m)
+                append(m | PROMOTION)
+            else:
+                append(m)
+    return out
+
+
 def legal_moves(position, in_check):
     """The same moves as `position.legal_moves()` (`in_check`: is the side to move in
     check?), board moves first."""
     if not in_check:
-        out = board_moves(position)
+        out = captures_and_promotions(position, False)
+        out.extend(quiet_moves(position))
         out.extend(drop_moves(position))
         return out
     side = position.side
@@ -248,12 +310,17 @@ def legal_moves(position, in_check):
     return out
 
 
-def hash_move_legal(position, m):
+def hash_move_legal(position, m, on_line=None):
     """Is `m`, a move the hash table kept for a position with the same key, legal here?
     The answer of `Position.is_legal`, which builds every move of the piece and makes each
     one; the search asks at most of its nodes, so a board move is looked for among the
     piece's moves from `move_lines` and the General's safety tested once, on the bare
-    board. A pawn drop goes to the core (the two-pawn and mate-by-drop rules)."""
+    board. A pawn drop goes to the core (the two-pawn and mate-by-drop rules).
+
+    `on_line`, given only where the side to move is not in check: 1 for the squares on the
+    enemy's lines through its General (`engine._Tables.on_ray`). A drop then cannot leave
+    the General attacked, nor can a piece other than the General moving from off those
+    lines, so their safety test is spared."""
     variant = position.variant
     side = position.side
     board = position.board
@@ -266,6 +333,8 @@ def hash_move_legal(position, m):
         piece_moves(move_lines(variant, side), board, frm, 1 - side, moves)
         if m not in moves:
             return False
+        if on_line is not None and piece & 31 != KING and not on_line[frm]:
+            return True
     else:
         kind = m >> 17 & 31
         if not position.hands[side][kind] or board[to] \
@@ -273,6 +342,8 @@ def hash_move_legal(position, m):
             return False
         if kind == PAWN:
             return position.is_legal(m)
+        if on_line is not None:
+            return True
         piece = kind | side << 5
     king = to if piece & 31 == KING else position.kings[side]
     return not attacked_after(board, frm, to, piece, king, attack_lines(variant, 1 - side))
@@ -294,21 +365,35 @@ def attacked_after(board, frm, to, placed, sq, lines):
     return hit
 
 
-def board_moves(position):
-    """The legal moves of the pieces on the board, the side to move not being in check."""
+def quiet_moves(position):
+    """The legal board moves that neither capture nor promote, the side to move not being
+    in check: those `captures_and_promotions` leaves out."""
     side = position.side
     board = position.board
     king = position.kings[side]
-    out = _king_moves(position, king)
+    out = _king_moves(position, king, False)
     pinned = position._pinned(side)
     lines = move_lines(position.variant, side)
-    enemy = 1 - side
+    append = out.append
     for sq in own_squares(board, side):
-        if sq != king:
-            if sq in pinned:
-                position._piece_moves(sq, out, False, pinned)
-            else:
-                piece_moves(lines, board, sq, enemy, out)
+        if sq == king:
+            continue
+        if sq in pinned:
+            moves = []
+            position._piece_moves(sq, moves, False, pinned)
+            out.extend([m for m in moves if not board[m & 0xFF] and not m & PROMOTION])
+            continue
+        steps, rays, promotion = lines[board[sq]][sq]
+        base = sq << 8
+        for to in steps:
+            if not board[to] and promotion[to] != 2:
+                append(base | to)
+        for ray in rays:
+            for to in ray:
+                if board[to]:
+                    break
+                if promotion[to] != 2:
+                    append(base | to)
     return out
 
 
@@ -340,9 +425,10 @@ def drop_moves(position):
     return out
 
 
-def _king_moves(position, king):
-    """The General's moves: each destination tested with the General lifted off its square
-    (so a slider's line through it counts), without making the move."""
+def _king_moves(position, king, captures=True):
+    """The General's moves (without `captures`, only those to an empty square): each
+    destination tested with the General lifted off its square (so a slider's line through
+    it counts), without making the move."""
     board = position.board
     side = position.side
     enemy = 1 - side
@@ -354,7 +440,7 @@ def _king_moves(position, king):
         for d in sided_tables(position.variant, side).steps[KING]:
             to = king + d
             t = board[to]
-            if (t == EMPTY or t >> 5 == enemy) and not attacked(board, to, lines):
+            if (t == EMPTY or captures and t >> 5 == enemy) and not attacked(board, to, lines):
                 out.append((king << 8) | to)
     finally:
         board[king] = general
