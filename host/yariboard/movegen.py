@@ -288,12 +288,15 @@ def legal_moves(position, in_check):
         own = attack_lines(position.variant, side)
         lines = move_lines(position.variant, side)
         safe = position._safe
+        pinned = position._pinned(side)
         for to in answers:
             for frm in attackers(board, to, own):
                 if frm == king:
                     continue
                 m = (frm << 8) | to
-                if safe(m):
+                # with one checker taken or blocked, only a pinned piece can leave the
+                # General attacked
+                if frm not in pinned or safe(m):
                     can_promote = lines[board[frm]][frm][2][to]
                     if can_promote != 2:
                         out.append(m)
@@ -305,7 +308,9 @@ def legal_moves(position, in_check):
         if hand[kind]:
             columns = position._pawn_columns() if kind == PAWN else None
             for sq in blocks:
-                if position._drop_ok(kind, sq, True, columns):
+                # a drop between the one checker and the General always blocks it: no
+                # safety test (in_check False to the core)
+                if position._drop_ok(kind, sq, False, columns):
                     out.append((kind << 17) | sq)
     return out
 
