@@ -503,7 +503,7 @@ def exchange_gain(tables, position, m):
     worth = tables.exchange_worth
     frm, to = m >> 8 & 0xFF, m & 0xFF
     gains = [worth[board[to]]]
-    piece = board[frm] if frm else m >> 17 & 31 | position.side << 5   # (a drop's kind)
+    piece = moving_piece(position, m)
     on_square = worth[piece]
     lifted = []
     if frm:                                 # (a drop's piece comes from the hand)
@@ -544,9 +544,14 @@ def quiet_move_loses(tables, position, m, margin):
     """Does the quiet move or drop `m` lose more than `margin` in the static exchange? It
     cannot lose more than the piece itself, so a piece worth no more than that is not
     looked at (a Pawn never is)."""
+    return tables.worth[moving_piece(position, m)] > margin \
+        and exchange_gain(tables, position, m) < -margin
+
+
+def moving_piece(position, m):
+    """The piece the move or drop `m` puts on its square (before any promotion)."""
     frm = m >> 8 & 0xFF
-    piece = position.board[frm] if frm else m >> 17 & 31 | position.side << 5
-    return tables.worth[piece] > margin and exchange_gain(tables, position, m) < -margin
+    return position.board[frm] if frm else m >> 17 & 31 | position.side << 5
 
 
 def king_safety_black(tables, position):
@@ -1062,7 +1067,7 @@ class Engine:
     def _keyed(self, moves, ply):
         """(key, move) pairs, best first: captures by MVV-LVA, promotions, killers, then by
         history, and last the captures that lose material in the exchange. (The move's bits
-        are read in place: this runs over every move of the nodes in check.)"""
+        are read in place: this runs over every move of the root and of the nodes in check.)"""
         pos = self._pos
         board = pos.board
         tables = self._tables
@@ -1147,7 +1152,7 @@ def gives_check(tables, position, m):
     if not (lines[to] or frm and tables.on_ray[side][king][frm]):
         return False
     board = position.board
-    mover = board[frm] if frm else m >> 17 & 31 | side << 5
+    mover = moving_piece(position, m)
     standing = board[to]
     board[to] = tables.promoted[mover & 31] | side << 5 if m & PROMOTION else mover
     if frm:
