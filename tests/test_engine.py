@@ -718,6 +718,83 @@ def test_remembered_king_danger_leaves_the_search_unchanged(monkeypatch, variant
     assert _same_search(Engine().search(position, depth=4), remembered)
 
 
+def test_king_dangers_remembered_from_move_to_move_leave_the_game_unchanged(monkeypatch):
+    """The king dangers an engine remembers are the position's alone, so they stand from
+    one search to the next. Over the moves of a game, an engine made to forget them before
+    each search must play the same moves with the same scores after the same nodes, and
+    count more of them afresh. A new game starts the stores again, and so does another
+    variant (whose board they are not sized for)."""
+    import yariboard.engine as engine
+    counted = []
+    count_afresh = engine.king_danger
+    monkeypatch.setattr(engine, "king_danger",
+                        lambda *args: counted.append(1) or count_afresh(*args))
+
+    def game(forget):
+        position = Position(YARI, BENCH_LIKE_SFEN)
+        player = Engine()
+        results = []
+        for _ in range(4):
+            if forget:
+                player._dangers_of = None
+            results.append(player.search(position, nodes=3000))
+            position.push(results[-1].move)
+        return results, len(counted)
+
+    kept, kept_counted = game(forget=False)
+    forgotten, forgotten_counted = game(forget=True)
+    assert all(_same_search(one, other) for one, other in zip(kept, forgotten))
+    assert kept_counted < forgotten_counted - kept_counted
+
+    position = Position(YARI, BENCH_LIKE_SFEN)
+    start = len(counted)
+    Engine().search(position, depth=3)
+    fresh = len(counted) - start
+    player = Engine()
+    player.search(position, depth=3)
+    player.new_game()
+    start = len(counted)
+    player.search(position, depth=3)
+    assert len(counted) - start == fresh
+    wa = Position("wa")
+    assert _same_search(player.search(wa, depth=2), Engine().search(wa, depth=2))
+
+
+def test_frontier_futility_judged_by_the_bound_leaves_the_search_unchanged(monkeypatch):
+    """One ply from the horizon, once no quiet move can lift the score to alpha or above the
+    best so far (by `_Tables.quiet_gain`), a quiet move is left out without its own score
+    counted. Judged move by move instead (a bound too large ever to hold), the search must be
+    the same, with more moves weighed."""
+    import yariboard.engine as engine
+    weighed = []
+    weigh = engine.move_delta
+    monkeypatch.setattr(engine, "move_delta", lambda *args: weighed.append(1) or weigh(*args))
+    position = Position(YARI, BENCH_LIKE_SFEN)
+    bounded = Engine().search(position, depth=5)
+    bounded_weighed = len(weighed)
+    monkeypatch.setattr(tables_for(YARI), "quiet_gain", 10 ** 6)
+    assert _same_search(Engine().search(position, depth=5), bounded)
+    assert len(weighed) - bounded_weighed > bounded_weighed * 1.05
+
+
+@pytest.mark.parametrize("variant", ["yari", "shogi", "wa"])
+def test_no_quiet_move_or_drop_gains_more_than_the_futility_bound(variant):
+    """`_Tables.quiet_gain` bounds what any move or drop that neither takes nor promotes adds
+    to the evaluation, for the side that plays it: every such legal move of random games."""
+    variant = Position(variant).variant
+    tables = tables_for(variant)
+    gains = set()
+    for position in random_game_positions(variant, 7, games=3, plies=80):
+        sign = 1 if position.side == BLACK else -1
+        for m in position.legal_moves():
+            if is_promotion(m) or not is_drop(m) and position.piece_at(move_to(m)):
+                continue
+            gain = sign * move_delta(tables, position, m)
+            assert gain <= tables.quiet_gain, (position.sfen(), m)
+            gains.add(gain)
+    assert max(gains) > 0 and len(gains) > 10
+
+
 def _same_search(one, other):
     return (one.move, one.score, one.nodes, one.pv) == (other.move, other.score, other.nodes,
                                                          other.pv)

@@ -148,8 +148,9 @@ NEIGHBOUR_TOP = 1 << NEIGHBOUR_BITS - 1
 NEIGHBOUR_FILL = sum((NEIGHBOUR_TOP - 1) << NEIGHBOUR_BITS * i for i in range(8))
 NEIGHBOUR_TOPS = sum(NEIGHBOUR_TOP << NEIGHBOUR_BITS * i for i in range(8))
 DANGER_UNIT = 1 << 8 * NEIGHBOUR_BITS
-# The places in what `king_danger` reads (at most a board's squares), for `compress`.
-_INDEXES = range(256)
+# The places in what `king_danger` reads (at most a board's squares), for `compress` (a
+# tuple: it reads one faster than a range).
+_INDEXES = tuple(range(256))
 # The General's worth in a static exchange: taking with it onto a defended square loses all.
 GENERAL_IN_EXCHANGE = 50000
 
@@ -196,6 +197,9 @@ class _Tables:
             self.hand_value[BLACK][kind] = in_hand
             self.hand_value[WHITE][kind] = -in_hand
             self.hand_danger[kind] = max(1, in_hand // DANGER_PER_HAND_VALUE)
+        # quiet_gain: the most a quiet move or drop can add to `evaluate_black` for the side
+        # that plays it (frontier futility bounds a node's quiet moves by it).
+        self.quiet_gain = _quiet_gain(variant, self.square_value, self.hand_value)
         # next_to[sq], near[sq]: the squares one step, and exactly two steps, from `sq`.
         self.next_to = [()] * size
         self.near = [()] * size
@@ -234,8 +238,10 @@ class _Tables:
         # lines along which an enemy piece on the i-th of those squares could attack a
         # square next to the General: (table by board value of the enemy pieces attacking
         # along it, the squares from there on, each with the top bit of its neighbour's
-        # field, or 0, up to the last neighbour the line reaches).
-        self.danger_read, self.line_rays = zip(*(
+        # field, or 0, up to the last neighbour the line reaches). danger_mask[colour][king]:
+        # the bytes of those squares in the board read as one int (`int.from_bytes`), for
+        # the key of what stands there (one int to hash, where a tuple has a value each).
+        self.danger_read, self.line_rays, self.danger_mask = zip(*(
             _danger_read(variant, self.danger_zone[colour], rays[colour])
             for colour in (BLACK, WHITE)))
         # check_lines[colour][king][sq]: the attacks of `colour` on a General on `king` that
@@ -246,6 +252,26 @@ class _Tables:
         # sliders. A move touching neither cannot give check (`gives_check`).
         self.on_ray, self.check_lines = zip(*(
             _check_lines(variant, self.attackers[colour]) for colour in (BLACK, WHITE)))
+
+
+def _quiet_gain(variant, square_value, hand_value):
+    """`_Tables.quiet_gain`: the most one move that takes nothing, or one drop, can add to
+    `evaluate_black` for its side. Every step and slide of every piece is weighed (on an
+    empty board: a bound, not only the moves of a position), and every drop."""
+    gain = 0
+    for side, sign in ((BLACK, 1), (WHITE, -1)):
+        lines = move_lines(variant, side)
+        for kind in variant.kinds:
+            values = square_value[kind | side << 5]
+            for frm in variant.squares:
+                steps, rays, _ = lines[kind | side << 5][frm]
+                for to in steps + tuple(sq for ray in rays for sq in ray):
+                    gain = max(gain, sign * (values[to] - values[frm]))
+        for kind in variant.hand_kinds:
+            values = square_value[kind | side << 5]
+            gain = max(gain, max(sign * (values[sq] - hand_value[side][kind])
+                                 for sq in variant.squares))
+    return gain
 
 
 def _line_rays(variant, enemy_lines, next_to):
@@ -315,9 +341,9 @@ def _danger_zone(variant, colour, enemy_lines, next_to, near):
 
 
 def _danger_read(variant, danger_zone, rays):
-    """(`_Tables.danger_read`, `_Tables.line_rays`) for one colour, from its `danger_zone`
-    and the lines of `_line_rays`."""
-    read, rays_read = [None] * variant.size, [()] * variant.size
+    """(`_Tables.danger_read`, `_Tables.line_rays`, `_Tables.danger_mask`) for one colour,
+    from its `danger_zone` and the lines of `_line_rays`."""
+    read, rays_read, mask = [None] * variant.size, [()] * variant.size, [0] * variant.size
     for king in variant.squares:
         zone = danger_zone[king][1]
         # (every square of a line but the neighbour it ends on starts a shorter one, and
@@ -326,7 +352,8 @@ def _danger_read(variant, danger_zone, rays):
                                if found and sq not in zone)
         read[king] = itemgetter(*squares)
         rays_read[king] = tuple(rays[king][sq] for sq in squares)
-    return read, rays_read
+        mask[king] = sum(0xFF << 8 * sq for sq in squares)
+    return read, rays_read, mask
 
 
 def _check_lines(variant, lines):
@@ -428,11 +455,13 @@ def king_danger(tables, position, colour, known=None):
     pieces around it already counted (in a search most dangers judged are of an
     arrangement seen before; the search bounds the store)."""
     king = position.kings[colour]
-    around = tables.danger_read[colour][king](position.board)
+    board = position.board
+    arrangement = int.from_bytes(board, "little") & tables.danger_mask[colour][king]
     known = {} if known is None else known[king]
-    units = known.get(around)
+    units = known.get(arrangement)
     if units is None:
-        units = known[around] = _units_around(tables, position.board, colour, king, around)
+        around = tables.danger_read[colour][king](board)
+        units = known[arrangement] = _units_around(tables, board, colour, king, around)
     hand = position.hands[1 - colour]
     hand_danger = tables.hand_danger
     for kind in position.variant.hand_kinds:
@@ -614,6 +643,7 @@ class Engine:
         self.rng = random.Random(seed)
         self.tt = {}
         self.history = {}
+        self._dangers_of = None   # the variant whose king dangers are remembered
         self.tt_max_entries = TT_MAX_ENTRIES
         # Hooks for a caller that shows or controls the search from outside (the USI server):
         # on_progress(side, result) after each completed iteration, score from side's view;
@@ -626,10 +656,13 @@ class Engine:
         """Forget what was learnt about the previous game's positions."""
         self.tt.clear()
         self.history.clear()
+        self._dangers_of = None
 
     def close(self):
-        """Nothing to release; present so every engine can be closed the same way."""
+        """Nothing to release but memory; present so every engine can be closed the same way."""
         self.tt.clear()
+        self._dangers_of = None
+        self._dangers = self._known_around = None
 
     def search(self, position, time_limit=None, depth=None, nodes=None):
         """Best move for the side to move in `position` (left unchanged).
@@ -649,7 +682,11 @@ class Engine:
         self._pos = position.copy()
         self._tables = tables_for(position.variant)
         self._seen = _history_keys(self._pos)
-        self._forget_dangers()
+        if self._dangers_of is not position.variant:
+            # the dangers are the position's alone, so they stand from move to move: the
+            # next search meets most of the last one's positions and arrangements again
+            self._dangers_of = position.variant
+            self._forget_dangers()
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self.progress = None
@@ -846,11 +883,18 @@ class Engine:
                 if frontier:
                     # a quiet move hardly changes the king safety: the parent's stands for
                     # the child's.
-                    child_eval = eval_black + move_delta(tables, pos, m)
                     if king_safety is None:
                         king_safety = self._king_safety_black(key)
-                    after = sign * (child_eval + king_safety)
-                    futile = after + FUTILITY_MARGIN <= alpha
+                        ceiling = sign * (eval_black + king_safety) + tables.quiet_gain
+                    if ceiling <= best_score and ceiling + FUTILITY_MARGIN <= alpha:
+                        # no quiet move can lift the score to alpha, nor above the best
+                        # so far: the move's own score is not needed
+                        futile = True
+                        after = ceiling
+                    else:
+                        child_eval = eval_black + move_delta(tables, pos, m)
+                        after = sign * (child_eval + king_safety)
+                        futile = after + FUTILITY_MARGIN <= alpha
                 if futile or best_score > -MATE_BOUND and (index >= late_from or losing_margin
                         and quiet_move_loses(tables, pos, m, losing_margin)):
                     checks = gives_check(tables, pos, m)
@@ -939,7 +983,9 @@ class Engine:
             candidates = self._order(moves, 0, ply)
             best = -INFINITY
         else:
-            moves = captures_and_promotions(pos, in_check)
+            moves = captures_and_promotions(
+                pos, False, quiet_promotions=False,   # (a promotion alone is not judged here)
+                on_line=tables.on_ray[1 - pos.side][pos.kings[pos.side]])
             if not moves and not has_legal_move(tables, pos):
                 return -MATE_SCORE + ply  # no legal move at all loses, as in _negamax
             scored = []
@@ -953,6 +999,8 @@ class Engine:
                         if loses_exchange(tables, pos, m):
                             continue  # the exchange on that square loses material
                     scored.append((gain * 16 - worth[board[m >> 8 & 0xFF]] // 16, m))
+            if not scored:
+                return stand   # nothing worth taking: most nodes that get this far
             scored.sort(reverse=True)
             candidates = [m for _, m in scored]
             best = stand
@@ -983,15 +1031,16 @@ class Engine:
 
     def _king_danger(self, key, colour):
         """`king_danger` of `colour` in the search's position, whose `node_key` is `key`.
-        Remembered for the search: iterative deepening judges the same positions again at
-        each depth (about a quarter of the calls), and the term is the costliest part of the
-        evaluation. (Where it is counted, it is often read from what `king_danger` knows:
-        most moves leave the pieces around a General as they were.)"""
+        Remembered from search to search: iterative deepening judges the same positions
+        again at each depth (about a quarter of the calls), the next move's search meets
+        them again, and the term is the costliest part of the evaluation. (Where it is
+        counted, it is often read from what `king_danger` knows: most moves leave the pieces
+        around a General as they were.)"""
         key = key << 1 | colour
         danger = self._dangers.get(key)
         if danger is None:
             if len(self._dangers) >= DANGER_MAX_ENTRIES:
-                self._forget_dangers()   # a long search: start again rather than grow
+                self._forget_dangers()   # full: start again rather than grow
             danger = king_danger(self._tables, self._pos, colour, self._known_around[colour])
             self._dangers[key] = danger
         return danger
@@ -1027,12 +1076,12 @@ class Engine:
         tables = self._tables
         board = pos.board
         worth = tables.worth
+        on_line = tables.on_ray[1 - pos.side][pos.kings[pos.side]]
         first = [(_capture_key(worth, board, m) if board[m & 0xFF] else PROMOTION_KEY, m)
-                 for m in captures_and_promotions(pos, False)]
+                 for m in captures_and_promotions(pos, False, on_line=on_line)]
         killer, second_killer = self._killers[ply]
         # a killer is a quiet board move (or a drop, ordered by history as the others) that
         # cut off a sibling: it must be checked legal here
-        on_line = tables.on_ray[1 - pos.side][pos.kings[pos.side]]
         killers = [m for m in (killer, second_killer)
                    if m & 0xFF00 and m != tt_move and not board[m & 0xFF]
                    and hash_move_legal(pos, m, on_line)]

@@ -45,7 +45,7 @@ _ZONE_DEPTH = 3
 _OWNED = [bytes(1 if 0 < value < 64 and value >> 5 == side else 0 for value in range(256))
           for side in (0, 1)]
 _VACANT = bytes(1 if value == EMPTY else 0 for value in range(256))
-_ALL_SQUARES = range(256)
+_ALL_SQUARES = tuple(range(256))   # (a tuple: compress reads it faster than a range)
 
 
 def sided_tables(variant, side):
@@ -211,10 +211,12 @@ def piece_moves(lines, board, sq, enemy, out):
                 break
 
 
-def captures_and_promotions(position, in_check=None):
+def captures_and_promotions(position, in_check=None, quiet_promotions=True, on_line=None):
     """Every legal board move of the side to move that captures or promotes (a capture that
     may promote comes both ways, as in `legal_moves`); never a drop. `in_check` may be passed
-    when the caller already knows it."""
+    when the caller already knows it. Without `quiet_promotions`, only the captures
+    (quiescence's moves). `on_line`, as for `hash_move_legal`: a piece off those lines
+    cannot be pinned, so the pinned pieces are looked for only when one on them can take."""
     board = position.board
     side = position.side
     enemy = 1 - side
@@ -238,7 +240,7 @@ def captures_and_promotions(position, in_check=None):
             if t:
                 if t >> 5 == enemy:
                     targets.append((to, t))
-            elif promotion[to]:
+            elif quiet_promotions and promotion[to]:
                 targets.append((to, 0))
         for ray in rays:
             for to in ray:
@@ -247,13 +249,18 @@ def captures_and_promotions(position, in_check=None):
                     if t >> 5 == enemy:
                         targets.append((to, t))
                     break
-                if promotion[to]:
+                if quiet_promotions and promotion[to]:
                     targets.append((to, 0))
         if not targets:
             continue
-        if pinned is None:
-            pinned = position._pinned(side)
-        test = in_check or frm == king or frm in pinned
+        if in_check or frm == king:
+            test = True
+        elif on_line is not None and not on_line[frm]:
+            test = False
+        else:
+            if pinned is None:
+                pinned = position._pinned(side)
+            test = frm in pinned
         for to, victim in targets:
             m = (frm << 8) | to
             if test and not safe(m):
@@ -334,9 +341,7 @@ def hash_move_legal(position, m, on_line=None):
         piece = board[frm]
         if not piece or piece >> 5 != side:        # (the wall's colour is 2)
             return False
-        moves = []
-        piece_moves(move_lines(variant, side), board, frm, 1 - side, moves)
-        if m not in moves:
+        if not _reaches(move_lines(variant, side)[piece][frm], board, m, 1 - side):
             return False
         if on_line is not None and piece & 31 != KING and not on_line[frm]:
             return True
@@ -352,6 +357,32 @@ def hash_move_legal(position, m, on_line=None):
         piece = kind | side << 5
     king = to if piece & 31 == KING else position.kings[side]
     return not attacked_after(board, frm, to, piece, king, attack_lines(variant, 1 - side))
+
+
+def _reaches(lines, board, m, enemy):
+    """Is the board move `m` among the moves `piece_moves` builds from these `lines` of the
+    piece on its square? (Asked of one move: the squares on its way are read, not all the
+    piece's moves built.)"""
+    to = m & 0xFF
+    steps, rays, promotion = lines
+    standing = board[to]
+    if standing and standing >> 5 != enemy:
+        return False                        # an own piece, or the wall
+    if m & PROMOTION:
+        if not promotion[to]:
+            return False                    # a promotion it may not make
+    elif promotion[to] == 2:
+        return False                        # one it must make
+    if to in steps:
+        return True
+    for ray in rays:
+        if to in ray:
+            for sq in ray:
+                if sq == to:
+                    return True
+                if board[sq]:
+                    return False
+    return False
 
 
 def attacked_after(board, frm, to, placed, sq, lines):
