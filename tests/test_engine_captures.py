@@ -9,7 +9,6 @@ from shogicore.move import is_promotion, move_to
 from shogicore.notation import to_usi
 
 from tests.oracles import fsf_legal_usi, python_shogi_board, python_shogi_legal, random_game
-from yariboard.engine import tables_for
 from yariboard.movegen import captures_and_promotions
 
 GAMES = 12
@@ -54,18 +53,14 @@ def positions(variant, seed):
 
 def generated(position):
     """The generator's moves as USI, each once. Out of check, as the search asks for them,
-    the same moves come with the lines through the General given (the pins looked for only
-    there), and without the promotions that take nothing, the captures alone."""
+    the same moves come when told so, and without the promotions that take nothing, the
+    captures alone."""
     moves = captures_and_promotions(position)
     usi = [to_usi(position.variant, m) for m in moves]
     assert len(usi) == len(set(usi)), "a move generated twice"
     if not position.in_check():
-        side = position.side
-        on_line = tables_for(position.variant).on_ray[1 - side][position.kings[side]]
-        assert sorted(captures_and_promotions(position, False, on_line=on_line)) \
-            == sorted(moves)
-        assert sorted(captures_and_promotions(position, False, quiet_promotions=False,
-                                              on_line=on_line)) \
+        assert sorted(captures_and_promotions(position, False)) == sorted(moves)
+        assert sorted(captures_and_promotions(position, False, quiet_promotions=False)) \
             == sorted(m for m in moves if position.piece_at(move_to(m)))
     return set(usi)
 

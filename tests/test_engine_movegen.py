@@ -8,8 +8,7 @@ from shogicore import Position, variant_by_name
 from shogicore.notation import to_usi
 
 from tests.oracles import fsf_legal_usi, python_shogi_board, python_shogi_legal, random_game
-from yariboard.engine import tables_for
-from yariboard.movegen import check_answers, hash_move_legal, legal_moves
+from yariboard.movegen import check_answers, hash_move_legal, legal_moves, lines_through
 
 GAMES = 30
 STRIDE = 7   # besides every check, every how many plies a position is compared
@@ -86,9 +85,8 @@ def test_a_hash_move_is_judged_legal_exactly_as_the_core_judges_it(variant):
     """The search plays a move from its hash table (or a killer) only if `hash_move_legal`
     allows it. Here it is asked of every move legal a few plies before or after, in
     positions of seeded random games (checks and pins included), and must agree with the
-    core's `is_legal` every time, legal or not: out of check both without and with the
-    lines through the General that spare most moves their safety test."""
-    on_ray = tables_for(variant_by_name(variant)).on_ray
+    core's `is_legal` every time, legal or not: out of check both told so (most moves then
+    spared their safety test, those off the lines through the General) and not."""
     agreed = legal = checks = spared = 0
     for seed in range(8):
         start, moves = random_game(seed, variant)
@@ -106,9 +104,10 @@ def test_a_hash_move_is_judged_legal_exactly_as_the_core_judges_it(variant):
                     assert hash_move_legal(position, m) == expected, \
                         (position.sfen(), to_usi(position.variant, m))
                     if not position.in_check():
-                        on_line = on_ray[1 - position.side][position.kings[position.side]]
-                        assert hash_move_legal(position, m, on_line) == expected, \
-                            (position.sfen(), to_usi(position.variant, m), "on_line")
+                        on_line = lines_through(position.variant, 1 - position.side)[
+                            position.kings[position.side]]
+                        assert hash_move_legal(position, m, False) == expected, \
+                            (position.sfen(), to_usi(position.variant, m), "out of check")
                         spared += expected and not on_line[m >> 8 & 0xFF]
                     agreed += 1
                     legal += expected

@@ -25,9 +25,9 @@ from shogicore.move import PROMOTION
 from shogicore.position import piece_colour
 from shogicore.variants import BLACK, KING, WHITE
 
-from yariboard.movegen import (attack_lines, captures_and_promotions, drop_moves,
-                               hash_move_legal, legal_moves, move_lines, own_squares,
-                               piece_moves, quiet_moves, walk)
+from yariboard.movegen import (INDEXES, attack_lines, captures_and_promotions, drop_moves,
+                               hash_move_legal, legal_moves, lines_through, move_lines,
+                               own_squares, piece_moves, quiet_moves, walk)
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -148,9 +148,6 @@ NEIGHBOUR_TOP = 1 << NEIGHBOUR_BITS - 1
 NEIGHBOUR_FILL = sum((NEIGHBOUR_TOP - 1) << NEIGHBOUR_BITS * i for i in range(8))
 NEIGHBOUR_TOPS = sum(NEIGHBOUR_TOP << NEIGHBOUR_BITS * i for i in range(8))
 DANGER_UNIT = 1 << 8 * NEIGHBOUR_BITS
-# The places in what `king_danger` reads (at most a board's squares), for `compress` (a
-# tuple: it reads one faster than a range).
-_INDEXES = tuple(range(256))
 # The General's worth in a static exchange: taking with it onto a defended square loses all.
 GENERAL_IN_EXCHANGE = 50000
 
@@ -248,10 +245,12 @@ class _Tables:
         # pass `sq` (one of its step squares, or on one of its lines): (table by board value
         # of the pieces attacking along it, the squares walked out from the General), none
         # where a piece of `colour` could not attack it from. on_ray[colour][king][sq]: 1 on
-        # the lines alone, where a piece moving away could uncover one of `colour`'s
-        # sliders. A move touching neither cannot give check (`gives_check`).
-        self.on_ray, self.check_lines = zip(*(
-            _check_lines(variant, self.attackers[colour]) for colour in (BLACK, WHITE)))
+        # the lines alone (`movegen.lines_through`), where a piece moving away could uncover
+        # one of `colour`'s sliders. A move touching neither cannot give check
+        # (`gives_check`).
+        self.check_lines = [_check_lines(variant, self.attackers[colour])
+                            for colour in (BLACK, WHITE)]
+        self.on_ray = [lines_through(variant, colour) for colour in (BLACK, WHITE)]
 
 
 def _quiet_gain(variant, square_value, hand_value):
@@ -357,12 +356,11 @@ def _danger_read(variant, danger_zone, rays):
 
 
 def _check_lines(variant, lines):
-    """(`_Tables.on_ray`, `_Tables.check_lines`) for one colour's attack `lines`."""
+    """`_Tables.check_lines` for one colour's attack `lines`."""
     steps, slides, ranges = lines
     rays = [(delta, variant.size, hit) for delta, hit in slides] + list(ranges)
-    on_ray, check_lines = [b""] * variant.size, [()] * variant.size
+    check_lines = [()] * variant.size
     for king in variant.squares:
-        ray = bytearray(variant.size)
         through = [[] for _ in range(variant.size)]
         for delta, hit in steps:
             if variant.on_board(king + delta):
@@ -370,11 +368,9 @@ def _check_lines(variant, lines):
         for delta, reach, hit in rays:
             squares = walk(variant, king, delta, reach)
             for sq in squares:
-                ray[sq] = 1
                 through[sq].append((hit, squares))
-        on_ray[king] = bytes(ray)
         check_lines[king] = tuple(tuple(found) for found in through)
-    return on_ray, check_lines
+    return check_lines
 
 
 def _danger_next_to(piece, colour):
@@ -481,7 +477,7 @@ def _units_around(tables, board, colour, king, around):
     # the neighbours attacked: each field's top bit, set where its count is above 0
     hit = ((found & NEIGHBOUR_FIELDS) + NEIGHBOUR_FILL) & NEIGHBOUR_TOPS
     rays = tables.line_rays[colour][king]
-    for index in compress(_INDEXES, bytes(around).translate(tables.line_attacker[1 - colour])):
+    for index in compress(INDEXES, bytes(around).translate(tables.line_attacker[1 - colour])):
         piece = around[index]
         for attacks, ray in rays[index]:
             if attacks[piece]:
@@ -833,8 +829,7 @@ class Engine:
             return self._quiesce(alpha, beta, ply, eval_black, 0, in_check)
         if ply >= MAX_PLY:
             return eval_black if pos.side == BLACK else -eval_black
-        if tt_move and not hash_move_legal(pos, tt_move, None if in_check else
-                                           tables.on_ray[1 - pos.side][pos.kings[pos.side]]):
+        if tt_move and not hash_move_legal(pos, tt_move, in_check):
             tt_move = 0          # another position with the same key stored it
         sign = 1 if pos.side == BLACK else -1
         # The king-safety term (Black's side), counted once frontier futility first needs
@@ -983,9 +978,8 @@ class Engine:
             candidates = self._order(moves, 0, ply)
             best = -INFINITY
         else:
-            moves = captures_and_promotions(
-                pos, False, quiet_promotions=False,   # (a promotion alone is not judged here)
-                on_line=tables.on_ray[1 - pos.side][pos.kings[pos.side]])
+            # (a promotion that takes nothing is not judged here)
+            moves = captures_and_promotions(pos, False, quiet_promotions=False)
             if not moves and not has_legal_move(tables, pos):
                 return -MATE_SCORE + ply  # no legal move at all loses, as in _negamax
             scored = []
@@ -1076,15 +1070,14 @@ class Engine:
         tables = self._tables
         board = pos.board
         worth = tables.worth
-        on_line = tables.on_ray[1 - pos.side][pos.kings[pos.side]]
         first = [(_capture_key(worth, board, m) if board[m & 0xFF] else PROMOTION_KEY, m)
-                 for m in captures_and_promotions(pos, False, on_line=on_line)]
+                 for m in captures_and_promotions(pos, False)]
         killer, second_killer = self._killers[ply]
         # a killer is a quiet board move (or a drop, ordered by history as the others) that
         # cut off a sibling: it must be checked legal here
         killers = [m for m in (killer, second_killer)
                    if m & 0xFF00 and m != tt_move and not board[m & 0xFF]
-                   and hash_move_legal(pos, m, on_line)]
+                   and hash_move_legal(pos, m, False)]
         first.extend([(KILLER_KEY + (m == killer), m) for m in killers])
         first.sort(reverse=True)
         rest = []

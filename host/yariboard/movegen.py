@@ -38,6 +38,7 @@ SidedTables = namedtuple("SidedTables", "steps slides ranges step_attacks slide_
 _SIDED = {}
 _LINES = {}
 _ATTACKS = {}
+_THROUGH = {}
 # The promotion zone is the three farthest ranks, as in Position._add.
 _ZONE_DEPTH = 3
 # _OWNED[side][value]: 1 where a board value (0..255; 64 is the wall) is a piece of `side`;
@@ -45,7 +46,9 @@ _ZONE_DEPTH = 3
 _OWNED = [bytes(1 if 0 < value < 64 and value >> 5 == side else 0 for value in range(256))
           for side in (0, 1)]
 _VACANT = bytes(1 if value == EMPTY else 0 for value in range(256))
-_ALL_SQUARES = tuple(range(256))   # (a tuple: compress reads it faster than a range)
+# 0..255: every square of a board, and every place in what the engine reads around a
+# General, for `compress` (a tuple: it reads one faster than a range).
+INDEXES = tuple(range(256))
 
 
 def sided_tables(variant, side):
@@ -134,12 +137,31 @@ def own_squares(board, side):
     """The squares of `side`'s pieces, in board order. The search asks at most nodes; one
     translate of the board marks them and `compress` picks them out, where a loop would
     read all the squares one by one."""
-    return compress(_ALL_SQUARES, board.translate(_OWNED[side]))
+    return compress(INDEXES, board.translate(_OWNED[side]))
 
 
 def empty_squares(board):
     """The empty squares, in board order (the walls are not empty), as `own_squares`."""
-    return compress(_ALL_SQUARES, board.translate(_VACANT))
+    return compress(INDEXES, board.translate(_VACANT))
+
+
+def lines_through(variant, colour):
+    """through[king][sq]: 1 where `sq` is on one of `colour`'s slide or range lines through
+    a General on `king` (as far as the line reaches from it). Only a piece standing there can
+    be pinned against that General by `colour`, or uncover a check on it by moving away."""
+    key = (variant, colour)
+    through = _THROUGH.get(key)
+    if through is None:
+        _, slides, ranges = attack_lines(variant, colour)
+        through = _THROUGH[key] = [b""] * variant.size
+        for king in variant.squares:
+            line = bytearray(variant.size)
+            for delta, reach in [(delta, variant.size) for delta, _ in slides] + \
+                    [(delta, reach) for delta, reach, _ in ranges]:
+                for sq in walk(variant, king, delta, reach):
+                    line[sq] = 1
+            through[king] = bytes(line)
+    return through
 
 
 def move_lines(variant, side):
@@ -211,12 +233,12 @@ def piece_moves(lines, board, sq, enemy, out):
                 break
 
 
-def captures_and_promotions(position, in_check=None, quiet_promotions=True, on_line=None):
+def captures_and_promotions(position, in_check=None, quiet_promotions=True):
     """Every legal board move of the side to move that captures or promotes (a capture that
     may promote comes both ways, as in `legal_moves`); never a drop. `in_check` may be passed
     when the caller already knows it. Without `quiet_promotions`, only the captures
-    (quiescence's moves). `on_line`, as for `hash_move_legal`: a piece off those lines
-    cannot be pinned, so the pinned pieces are looked for only when one on them can take."""
+    (quiescence's moves). Out of check a piece off the enemy's lines through its own General
+    cannot be pinned: the pinned pieces are looked for only when one on them can take."""
     board = position.board
     side = position.side
     enemy = 1 - side
@@ -224,6 +246,7 @@ def captures_and_promotions(position, in_check=None, quiet_promotions=True, on_l
     if in_check is None:
         in_check = position.in_check()
     pinned = () if in_check else None   # looked for once a piece has something to take
+    on_line = None if in_check else lines_through(position.variant, enemy)[king]
     lines = move_lines(position.variant, side)
     safe = position._safe
     out = []
@@ -255,7 +278,7 @@ def captures_and_promotions(position, in_check=None, quiet_promotions=True, on_l
             continue
         if in_check or frm == king:
             test = True
-        elif on_line is not None and not on_line[frm]:
+        elif not on_line[frm]:
             test = False
         else:
             if pinned is None:
@@ -322,17 +345,16 @@ def legal_moves(position, in_check):
     return out
 
 
-def hash_move_legal(position, m, on_line=None):
+def hash_move_legal(position, m, in_check=True):
     """Is `m`, a move the hash table kept for a position with the same key, legal here?
     The answer of `Position.is_legal`, which builds every move of the piece and makes each
     one; the search asks at most of its nodes, so a board move is looked for among the
     piece's moves from `move_lines` and the General's safety tested once, on the bare
     board. A pawn drop goes to the core (the two-pawn and mate-by-drop rules).
 
-    `on_line`, given only where the side to move is not in check: 1 for the squares on the
-    enemy's lines through its General (`engine._Tables.on_ray`). A drop then cannot leave
-    the General attacked, nor can a piece other than the General moving from off those
-    lines, so their safety test is spared."""
+    Out of check (`in_check` False, where the caller knows it), a drop cannot leave the
+    General attacked, nor can a piece other than the General moving from off the enemy's
+    lines through it (`lines_through`), so their safety test is spared."""
     variant = position.variant
     side = position.side
     board = position.board
@@ -343,7 +365,8 @@ def hash_move_legal(position, m, on_line=None):
             return False
         if not _reaches(move_lines(variant, side)[piece][frm], board, m, 1 - side):
             return False
-        if on_line is not None and piece & 31 != KING and not on_line[frm]:
+        if not in_check and piece & 31 != KING \
+                and not lines_through(variant, 1 - side)[position.kings[side]][frm]:
             return True
     else:
         kind = m >> 17 & 31
@@ -352,7 +375,7 @@ def hash_move_legal(position, m, on_line=None):
             return False
         if kind == PAWN:
             return position.is_legal(m)
-        if on_line is not None:
+        if not in_check:
             return True
         piece = kind | side << 5
     king = to if piece & 31 == KING else position.kings[side]
