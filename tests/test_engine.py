@@ -12,8 +12,8 @@ from shogicore.variants import BLACK, KING, PAWN, SHOGI, WHITE, YARI
 
 from yariboard.engine import (EXACT, LEVELS, LOWER, MATE_BOUND, Engine, evaluate,
                               evaluate_black, exchange_gain, gives_check, has_legal_move,
-                              king_danger, least_attacker, material_black, move_delta, node_key,
-                              tables_for)
+                              king_danger, least_attacker, made_check, material_black,
+                              move_delta, node_key, tables_for)
 from yariboard.benchmarks import engine as engine_benchmark
 from yariboard.movegen import attackers
 from yariboard.players import GreedyPlayer, RandomPlayer, play_game
@@ -331,7 +331,8 @@ def test_has_legal_move_agrees_with_the_core_through_random_games(variant):
 def test_gives_check_agrees_with_the_core_on_every_move_of_random_games(variant, games, sfen):
     """`gives_check` answers most moves from its lookup tables alone and plays the rest on
     the bare board; the rules core, which plays each move in full and asks its own attack
-    test, must agree on every legal move, discovered checks and promotions included."""
+    test, must agree on every legal move, discovered checks and promotions included. So
+    must `made_check`, asked once the move is made."""
     rng = random.Random(5)
     checks = discovered = 0
     for _ in range(games):
@@ -344,6 +345,7 @@ def test_gives_check_agrees_with_the_core_on_every_move_of_random_games(variant,
             for m in moves:
                 position.push(m)
                 checks_in_core = position.in_check()
+                assert made_check(tables, position, m) == checks_in_core, (position.sfen(), m)
                 position.pop()
                 assert gives_check(tables, position, m) == checks_in_core, \
                     (position.sfen(), m)
@@ -433,18 +435,24 @@ def test_least_attacker_is_the_least_valuable_of_all_the_attackers(variant):
 
 
 def _moves_played(monkeypatch, by, where=None):
-    """A list that fills, from now on, with the moves the search functions named in `by`
-    play (not those the check and legality tests make and take back), in the position whose
-    hash is `where` (any, if None)."""
+    """A list that fills with the moves the search functions named in `by` play (not those
+    the check and legality tests make and take back), in the position whose hash is `where`
+    (any, if None), in every search set up from now on."""
     import sys
-    played = []
-    make = Position._make
 
-    def recording_make(self, m):
-        if sys._getframe(1).f_code.co_name in by and where in (None, self.hash):
-            played.append(m)
-        return make(self, m)
-    monkeypatch.setattr(Position, "_make", recording_make)
+    import yariboard.engine as engine
+    played = []
+    quick = engine.make_unmake
+
+    def recording(position):
+        make, unmake = quick(position)
+
+        def recording_make(m):
+            if sys._getframe(1).f_code.co_name in by and where in (None, position.hash):
+                played.append(m)
+            return make(m)
+        return recording_make, unmake
+    monkeypatch.setattr(engine, "make_unmake", recording)
     return played
 
 
@@ -453,8 +461,9 @@ def _root_moves_searched(monkeypatch, position, depth, alpha=-100000, beta=10000
     """The moves `_negamax` plays at the root of a depth-`depth` search of `position` (by
     default on the principal variation with the full window, so nothing is cut off before
     its turn)."""
-    searcher = _searcher_on(position)
     played = _moves_played(monkeypatch, {"_negamax"}, where=position.hash)
+    searcher = _searcher_on(position)
+    del played[:]
     searcher._negamax(depth, alpha, beta, 1, evaluate_black(position), pv_node,
                       position.in_check())
     return played
@@ -611,13 +620,14 @@ def test_quiescence_tries_the_stored_move_first_and_keeps_a_deeper_entry(monkeyp
     (which would take the Rook first), and an entry of a deeper search, whose bound does
     not answer this window, stays as it was."""
     position = Position(YARI, WINNING_CAPTURES_SFEN)
+    played = _moves_played(monkeypatch, {"_quiesce"})
     searcher = _searcher_on(position)
+    del played[:]
     eval_black = evaluate_black(position)
     pawn_takes = parse_usi(YARI, "5e5d")
     deeper = (3, LOWER, -90000, pawn_takes)           # a lower bound far below the window
     key = node_key(position, eval_black)
     searcher.tt[key] = deeper
-    played = _moves_played(monkeypatch, {"_quiesce"})
     searcher._quiesce(-100000, 100000, 0, eval_black, 0, position.in_check())
     assert played[0] == pawn_takes
     assert searcher.tt[key] == deeper
@@ -774,7 +784,51 @@ def test_frontier_futility_judged_by_the_bound_leaves_the_search_unchanged(monke
     bounded_weighed = len(weighed)
     monkeypatch.setattr(tables_for(YARI), "quiet_gain", 10 ** 6)
     assert _same_search(Engine().search(position, depth=5), bounded)
-    assert len(weighed) - bounded_weighed > bounded_weighed * 1.05
+    assert len(weighed) - bounded_weighed > bounded_weighed
+
+
+def test_quiet_moves_the_generator_leaves_out_are_those_the_search_would(monkeypatch):
+    """Once every quiet move left at a node is searched only if it checks (late-move pruning
+    or frontier futility by the bound), `_staged` leaves out those that do not check. Handed
+    every move instead, the search must be the same, with more moves handed to it; and of
+    one node's moves, those left out are exactly the quiet ones that do not check."""
+    import yariboard.engine as engine
+    staged = engine.Engine._staged
+    handed = []
+
+    def handing(checks_only_kept):
+        def counted(self, tt_move, in_check, ply, checks_only):
+            for m in staged(self, tt_move, in_check, ply,
+                            checks_only if checks_only_kept else [False]):
+                handed.append(m)
+                yield m
+        return counted
+    for sfen in (BENCH_LIKE_SFEN, "2r1k1r/4b2/ppp1pp1/1nnb2p/3P3/2P1P2/PP2NPP/1B1B3/2RKR2 b Np 31"):
+        position = Position(YARI, sfen)
+        del handed[:]
+        monkeypatch.setattr(engine.Engine, "_staged", handing(True))
+        filtered = Engine().search(position, depth=5)
+        filtered_handed = len(handed)
+        monkeypatch.setattr(engine.Engine, "_staged", handing(False))
+        assert _same_search(Engine().search(position, depth=5), filtered), sfen
+        assert len(handed) - filtered_handed > filtered_handed * 1.1
+    monkeypatch.undo()
+
+    position = Position(YARI, BENCH_LIKE_SFEN)
+    searcher = _searcher_on(position)
+    searcher._killers[1] = [0, 0]        # (a killer comes with the captures, never left out)
+    tables = tables_for(YARI)
+    every = list(searcher._staged(0, False, 1, [False]))
+    checks_only = [False]
+    left = []
+    for index, m in enumerate(searcher._staged(0, False, 1, checks_only)):
+        left.append(m)
+        checks_only[0] = index >= 3        # from the fourth move on
+    board = position.board
+    kept = every[:4] + [m for m in every[4:]
+                        if board[m & 0xFF] or is_promotion(m) or gives_check(tables, position, m)]
+    assert left == kept
+    assert len(kept) < len(every) and any(not board[m & 0xFF] for m in kept[4:])
 
 
 @pytest.mark.parametrize("variant", ["yari", "shogi", "wa"])

@@ -1,8 +1,9 @@
 """The built-in engine: alpha-beta search on the shared rules core.
 
-Every move it considers comes from `shogicore` (legal move generation, make/unmake,
-hashing), so the engine can never disagree with the board about the rules; this module only
-decides which legal move is best. The search is iterative deepening (in aspiration windows)
+The rules are `shogicore`'s: the moves come from `movegen` and are played by `playmoves`,
+host-only quick versions of the core's generator and make/unmake that tests hold to it (and
+to independent oracles), so the engine never disagrees with the board about the rules; this
+module only decides which legal move is best. The search is iterative deepening (in aspiration windows)
 principal-variation search with a capture quiescence search, a transposition table keyed by
 `Position.hash` (shared by both), TT-move / MVV-LVA / killer / history move ordering over
 moves generated in stages (captures that lose the static exchange last, and left out of
@@ -28,6 +29,7 @@ from shogicore.variants import BLACK, KING, WHITE
 from yariboard.movegen import (INDEXES, attack_lines, captures_and_promotions, drop_moves,
                                hash_move_legal, legal_moves, lines_through, move_lines,
                                own_squares, piece_moves, quiet_moves, walk)
+from yariboard.playmoves import make_unmake
 
 MATE_SCORE = 100000
 MAX_PLY = 128
@@ -675,7 +677,7 @@ class Engine:
         start = time.monotonic()
         self._deadline = start + time_limit if time_limit is not None else None
         self._node_limit = nodes
-        self._pos = position.copy()
+        self._set_position(position)
         self._tables = tables_for(position.variant)
         self._seen = _history_keys(self._pos)
         if self._dangers_of is not position.variant:
@@ -703,7 +705,7 @@ class Engine:
             try:
                 score, move = self._aspirated(root_moves, iteration, root_eval, best)
             except _OutOfTime:
-                self._pos = position.copy()   # the interrupted line is left on the board
+                self._set_position(position)   # the interrupted line is left on the board
                 break
             root_moves.remove(move)
             root_moves.insert(0, move)
@@ -726,6 +728,11 @@ class Engine:
         best.pv = self._principal_variation(best.move, best.depth)
         best.seconds = time.monotonic() - start
         return best
+
+    def _set_position(self, position):
+        """Search a copy of `position`, played by the quick make and unmake (`playmoves`)."""
+        self._pos = position.copy()
+        self._make, self._unmake = make_unmake(self._pos)
 
     def _report(self, best, start):
         progress = SearchResult(move=best.move, score=best.score, mate=best.mate,
@@ -778,11 +785,11 @@ class Engine:
         noise = self.level.noise
         alpha_start = alpha
         best_choice, best_score, best_move = -INFINITY, -INFINITY, moves[0]
-        make, unmake = pos._make, pos._unmake
+        make, unmake = self._make, self._unmake
         for index, m in enumerate(moves):
             child_eval = root_eval + move_delta(tables, pos, m)
-            checks = gives_check(tables, pos, m)
             captured = make(m)
+            checks = made_check(tables, pos, m)
             self._count_node()
             if index == 0 or noise:
                 # With noise every root move needs its exact score, not just a bound.
@@ -863,19 +870,26 @@ class Engine:
         late_from = LATE_MOVE_COUNTS[depth] if not pv_node and depth < len(LATE_MOVE_COUNTS) \
             else INFINITY
         losing_margin = LOSING_QUIET_MARGIN * depth if depth <= LOSING_QUIET_DEPTH else 0
-        make, unmake = pos._make, pos._unmake
+        make, unmake = self._make, self._unmake
         index = -1
-        for index, m in enumerate(self._staged(tt_move, in_check, ply)):
+        checks_only = [False]   # set once every quiet move left is searched only if it checks
+        for index, m in enumerate(self._staged(tt_move, in_check, ply, checks_only)):
             quiet = not m & 0xFF00 or not (board[m & 0xFF] or m & PROMOTION)
             checks = child_eval = None
             if quiet and index and not in_check:
                 # Three prunings of a quiet move or drop, each unless it checks (the checks
                 # are the sacrifices that can mate), so the check is tested once, last:
-                # frontier futility; late-move pruning; and, this close to the horizon, a
-                # move that gives the enemy material for nothing. The last two keep it
-                # while every move so far is mated (it may be the one defence).
+                # late-move pruning; frontier futility; and, this close to the horizon, a
+                # move that gives the enemy material for nothing. The first and last keep
+                # it while every move so far is mated (it may be the one defence).
+                late = index >= late_from and best_score > -MATE_BOUND
                 futile = False
-                if frontier:
+                if late:
+                    # so is every later quiet move: `_staged` leaves out those that do
+                    # not check. (A late move has no score of its own to lend the node,
+                    # futile or not.)
+                    checks_only[0] = True
+                elif frontier:
                     # a quiet move hardly changes the king safety: the parent's stands for
                     # the child's.
                     if king_safety is None:
@@ -883,15 +897,16 @@ class Engine:
                         ceiling = sign * (eval_black + king_safety) + tables.quiet_gain
                     if ceiling <= best_score and ceiling + FUTILITY_MARGIN <= alpha:
                         # no quiet move can lift the score to alpha, nor above the best
-                        # so far: the move's own score is not needed
-                        futile = True
+                        # so far: neither this move's own score is needed, nor any later
+                        # one's (`_staged` leaves out those that do not check)
+                        futile = checks_only[0] = True
                         after = ceiling
                     else:
                         child_eval = eval_black + move_delta(tables, pos, m)
                         after = sign * (child_eval + king_safety)
                         futile = after + FUTILITY_MARGIN <= alpha
-                if futile or best_score > -MATE_BOUND and (index >= late_from or losing_margin
-                        and quiet_move_loses(tables, pos, m, losing_margin)):
+                if late or futile or best_score > -MATE_BOUND and losing_margin \
+                        and quiet_move_loses(tables, pos, m, losing_margin):
                     checks = gives_check(tables, pos, m)
                     if not checks:
                         if futile and after > best_score:
@@ -899,9 +914,9 @@ class Engine:
                         continue
             if child_eval is None:   # (a move left out above needs it only for futility)
                 child_eval = eval_black + move_delta(tables, pos, m)
-            if checks is None:
-                checks = gives_check(tables, pos, m)
             captured = make(m)
+            if checks is None:
+                checks = made_check(tables, pos, m)
             self._count_node()
             if index == 0:
                 score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node,
@@ -1005,11 +1020,11 @@ class Engine:
             candidates.insert(0, tt_move)
         alpha_start = alpha
         best_move = 0
-        make, unmake = pos._make, pos._unmake
+        make, unmake = self._make, self._unmake
         for m in candidates:
             child_eval = eval_black + move_delta(tables, pos, m)
-            checks = gives_check(tables, pos, m)
             captured = make(m)
+            checks = made_check(tables, pos, m)
             self._count_node()
             score = -self._quiesce(-beta, -alpha, ply + 1, child_eval, qply + 1, checks)
             unmake(m, captured)
@@ -1051,14 +1066,18 @@ class Engine:
         """`king_safety_black` of the search's position, from the remembered dangers."""
         return self._king_danger(key, WHITE) - self._king_danger(key, BLACK)
 
-    def _staged(self, tt_move, in_check, ply):
+    def _staged(self, tt_move, in_check, ply, checks_only):
         """The moves of the node in the order they are tried, each stage built only when
         the one before has not cut the node off: the hash move, before anything is
         generated; then the captures and promotions, and the killers that are legal here;
         then the other board moves and the drops together, by history, and the captures
         that lose the exchange. (The order of `_keyed`, with each capture's exchange counted
         only when its turn comes. Most nodes are cut off by the hash move or a capture:
-        their quiet moves, most of the moves, are never built.)"""
+        their quiet moves, most of the moves, are never built.)
+
+        Once the search sets `checks_only[0]` (every quiet move left would be left out
+        unless it checks: late-move pruning, or frontier futility by its bound), the quiet
+        moves and drops still to come that do not check are not handed to it."""
         pos = self._pos
         if tt_move:
             yield tt_move
@@ -1096,6 +1115,8 @@ class Engine:
         rest.sort(reverse=True)
         for _, m in rest:
             if m != tt_move and m not in killers:
+                if checks_only[0] and not board[m & 0xFF] and not gives_check(tables, pos, m):
+                    continue   # a quiet move the search would leave out
                 yield m
 
     def _order(self, moves, tt_move, ply):
@@ -1205,6 +1226,20 @@ def gives_check(tables, position, m):
         checks = _attacked_along(board, lines[to])
     board[to] = standing
     return checks
+
+
+def made_check(tables, position, m):
+    """Is the side to move in check by the move `m` just made? `gives_check`, asked after
+    the move: the search asks it of each move it plays, and the board already stands as
+    the move left it."""
+    side = 1 - position.side   # the side that moved
+    king = position.kings[position.side]
+    to, frm = m & 0xFF, m >> 8 & 0xFF
+    lines = tables.check_lines[side][king]
+    if not (lines[to] or frm and tables.on_ray[side][king][frm]):
+        return False
+    board = position.board
+    return _attacked_along(board, lines[to]) or bool(frm) and _attacked_along(board, lines[frm])
 
 
 def _attacked_along(board, lines):
