@@ -22,10 +22,12 @@ from shogicore.variants import KING
 _TABLES = {}
 
 
-def _hash_tables(variant):
-    """(square_key[piece][sq], hand_key[piece][n]) for `variant`: the hash term of `piece` on
-    `sq`, and what changes in the hash when a hand's count of `piece` goes from n to n + 1
-    (or back), as the core's `_make` counts them."""
+def _tables(variant):
+    """The tables `make_unmake` reads for `variant`, made once: square_key[piece][sq], the
+    hash term of `piece` on `sq`; hand_key[piece][n], what changes in the hash when a hand's
+    count of `piece` goes from n to n + 1 (or back), as the core's `_make` counts them; and by
+    piece (colour and kind) the kind it becomes in hand, the piece it becomes on promoting,
+    and the piece it is taken back as, unpromoted."""
     tables = _TABLES.get(variant)
     if tables is None:
         keys = variant.keys
@@ -35,7 +37,14 @@ def _hash_tables(variant):
         hand_key = [[keys[hand_base + n] * _PIECE_KEYS[p]
                      ^ keys[hand_base + n + 1] * _PIECE_KEYS[p]
                      for n in range(len(keys) - hand_base - 1)] for p in range(64)]
-        tables = _TABLES[variant] = (square_key, hand_key)
+        in_hand, promoted, unpromoted = [0] * 64, [0] * 64, [0] * 64
+        for colour in (0, 1):
+            for kind in range(len(variant.base)):
+                piece = kind | colour << 5
+                in_hand[piece] = variant.base[kind]
+                promoted[piece] = variant.promote[kind] | colour << 5
+                unpromoted[piece] = variant.base[kind] | colour << 5
+        tables = _TABLES[variant] = (square_key, hand_key, in_hand, promoted, unpromoted)
     return tables
 
 
@@ -44,24 +53,11 @@ def make_unmake(position):
     it took (0 for none), `unmake(m, captured)` takes back the last move made, as the core's
     `_make` and `_unmake` do. No history is kept but the hashes to restore: the moves must be
     taken back in the reverse order they were made."""
-    variant = position.variant
     board = position.board
     hands = position.hands
     kings = position.kings
-    square_key, hand_key = _hash_tables(variant)
-    drops = bool(variant.hand_kinds)
-    kinds = range(len(variant.base))
-    # by piece (colour and kind): the kind it becomes in hand, and the piece it becomes on
-    # promoting and on being taken back unpromoted
-    in_hand = [0] * 64
-    promoted = [0] * 64
-    unpromoted = [0] * 64
-    for colour in (0, 1):
-        for kind in kinds:
-            piece = kind | colour << 5
-            in_hand[piece] = variant.base[kind]
-            promoted[piece] = variant.promote[kind] | colour << 5
-            unpromoted[piece] = variant.base[kind] | colour << 5
+    square_key, hand_key, in_hand, promoted, unpromoted = _tables(position.variant)
+    drops = bool(position.variant.hand_kinds)
     hashes = []
     save_hash, saved_hash = hashes.append, hashes.pop
 
