@@ -3,14 +3,15 @@
 The rules are `shogicore`'s: the moves come from `movegen` and are played by `playmoves`,
 host-only quick versions of the core's generator and make/unmake that tests hold to it (and
 to independent oracles), so the engine never disagrees with the board about the rules; this
-module only decides which legal move is best. The search is iterative deepening (in aspiration windows)
-principal-variation search with a capture quiescence search, a transposition table keyed by
-`Position.hash` (shared by both), TT-move / MVV-LVA / killer / history move ordering over
-moves generated in stages (captures that lose the static exchange last, and left out of
-quiescence; near the horizon, quiet moves and drops that lose it are left out too, and so
-are the late ones off the principal variation), and an evaluation of material (board and
-hand, promotion) plus a small piece-square term, updated incrementally move by move, and a
-king-safety term counted afresh wherever a position is judged.
+module only decides which legal move is best. The search is iterative deepening (in
+aspiration windows) principal-variation search with a capture quiescence search, a
+transposition table keyed by `Position.hash` (shared by both), TT-move / MVV-LVA / killer /
+history move ordering over moves generated in stages (captures that lose the static
+exchange last, and left out of quiescence; near the horizon, quiet moves and drops that
+lose it are left out too, and so are the late ones off the principal variation), and an
+evaluation of material (board and hand, promotion) plus a small piece-square term, updated
+incrementally move by move, and a king-safety term counted afresh wherever a position is
+judged.
 
 The interface shared with the USI adapter and the test players is `search(position,
 time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md.
