@@ -874,6 +874,23 @@ def test_transposition_table_saves_work_on_a_second_search():
     assert position.is_legal(second.move)
 
 
+def test_the_table_serves_a_position_sent_again_as_a_fresh_sfen():
+    """A GUI may send the position to search as its SFEN alone, not as the game's moves:
+    the table the engine kept from the last search must still find it. White has taken a
+    Pawn: a hand's count that moved off 0 is where a position's two ways to its hash used
+    to part."""
+    position = Position(YARI)
+    for usi in "4g4f 4c4d 4f4e 4d4e 5g5f 4e4f".split():
+        position.push_usi(usi)
+    engine = Engine()
+    first = engine.search(position, depth=4)
+    again = engine.search(Position(YARI, position.sfen()), depth=4)
+    fresh = Engine().search(Position(YARI, position.sfen()), depth=4)
+    assert fresh.nodes == first.nodes
+    assert again.nodes * 5 < first.nodes
+    assert again.move == first.move
+
+
 def test_levels_map_to_depth_and_noise():
     with pytest.raises(ValueError, match="level"):
         Engine(level=0)

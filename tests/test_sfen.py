@@ -17,6 +17,22 @@ def test_sfen_round_trips_through_positions_fairy_stockfish_reached(seed):
         assert Position(YARI, sfen).sfen() == sfen
 
 
+@pytest.mark.parametrize("variant", ["yari", "shogi", "wa"])
+def test_a_position_hashes_the_same_read_from_its_sfen_as_reached_by_moves(variant):
+    # The engine's table lasts from move to move, and a GUI may send each position as a
+    # fresh SFEN: one position must have one hash however it came about. A hand's count of
+    # a kind moving off 0 or back to it is where the two ways used to part.
+    start, moves = random_game(11, variant, max_plies=160)
+    position = Position(variant, start)
+    hand_changes = 0
+    for usi in moves:
+        before = [list(hand) for hand in position.hands]
+        position.push_usi(usi)
+        hand_changes += before != [list(hand) for hand in position.hands]
+        assert Position(variant, position.sfen()).hash == position.hash, usi
+    assert hand_changes >= 5, "the game must take and drop pieces"
+
+
 def test_standard_shogi_start_round_trips():
     assert Position(SHOGI).sfen() == SHOGI.start_sfen
 

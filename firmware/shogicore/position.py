@@ -107,12 +107,13 @@ class Position:
             p = self.board[sq]
             if p:
                 h ^= keys[sq] * _PIECE_KEYS[p]
+        # A hand's count of each kind is hashed, 0 included: _make and _unmake move a
+        # count's term from n to n +- 1, so a position read from its SFEN must hash as the
+        # same position reached by moves does.
         hand_base = self.variant.size
         for colour in (BLACK, WHITE):
             for kind in self.variant.hand_kinds:
-                n = self.hands[colour][kind]
-                if n:
-                    h ^= keys[hand_base + n] * _PIECE_KEYS[kind | colour << 5]
+                h ^= keys[hand_base + self.hands[colour][kind]] * _PIECE_KEYS[kind | colour << 5]
         return h
 
     # -- attacks ---------------------------------------------------------------------------
