@@ -137,8 +137,8 @@ ATTACKER_NEAR_KING = 2            # an enemy piece two squares away
 OPEN_SQUARE_NEXT_TO_KING = 1      # an empty square next to the General: room for a drop
 GUARD_NEXT_TO_KING = 2            # an own piece next to the General (takes units away)
 DANGER_PER_HAND_VALUE = 200       # one unit per this much value in the enemy hand
-KING_DANGER_CP_PER_UNIT2 = 1
-KING_DANGER_MAX_CP = 400
+KING_DANGER_CP_PER_UNIT2 = 3
+KING_DANGER_MAX_CP = 1200
 # `_Tables.danger_zone` packs, in one int per square, a count for each of the (at most 8)
 # squares next to the General of the step attacks on it from there, NEIGHBOUR_BITS bits each
 # (a count is at most the number of step attacks, too few to carry into the next field), and
