@@ -955,3 +955,32 @@ def test_beats_random_mover_full():
 @pytest.mark.slow
 def test_beats_greedy_player_full():
     assert engine_wins(GreedyPlayer, 20, depth=2) >= 16
+
+
+@pytest.mark.parametrize("sfen, depth", [
+    ("rnnk1br/4b2/pp2pp1/2pp2p/7/P6/1PPPPPP/4NNR/RBBK3 b - 9", 4),
+    ("2n1bb1/rrk4/2p1+N+P1/pp1p2p/n6/P6/1PPPP1P/B6/R1B1KNR b 2P 25", 3),
+])
+def test_a_search_cut_short_plays_the_move_that_beat_the_last_iterations_best(sfen, depth):
+    """In these positions the search to `depth` and the search one ply deeper choose
+    different moves. Cut short by a node budget just before the deeper iteration ends, the
+    search has already seen another move beat the last iteration's choice and plays it,
+    reported as the last progress (what a GUI shows). Cut short before the deeper
+    iteration has found anything better, it plays the last iteration's choice."""
+    import yariboard.engine as engine
+    position = Position(YARI, sfen)
+    shallow = Engine().search(position, depth=depth)
+    deeper = Engine().search(position, depth=depth + 1)
+    assert shallow.move != deeper.move
+    step = engine.TIME_CHECK_NODES          # the budget is checked at every step of nodes
+    late = (deeper.nodes - 1) // step * step
+    early = (shallow.nodes // step + 1) * step
+    assert shallow.nodes < early <= late < deeper.nodes
+    cut = Engine()
+    shown = []
+    cut.on_progress = lambda side, result: shown.append(result.move)
+    played = cut.search(position, nodes=late)
+    assert (played.move, played.depth) == (deeper.move, depth)
+    assert shown[-1] == deeper.move and shown[-2] == shallow.move
+    played = Engine().search(position, nodes=early)
+    assert (played.move, played.depth) == (shallow.move, depth)

@@ -627,7 +627,8 @@ def mate_plies(score):
 
 class _OutOfTime(Exception):
     """Raised inside the search when the clock or the node budget runs out, or a stop was
-    asked for; the last full iteration stands."""
+    asked for; the last full iteration stands, or a move the unfinished one found better
+    (`Engine._overtaken`)."""
 
 
 class Engine:
@@ -703,10 +704,13 @@ class Engine:
         root_moves = self._order(root_moves, entry[3] if entry else 0, 0)
         best = None
         for iteration in range(1, depth + 1):
+            self._overtaker = None
             try:
                 score, move = self._aspirated(root_moves, iteration, root_eval, best)
             except _OutOfTime:
                 self._set_position(position)   # the interrupted line is left on the board
+                if best is not None and self._overtaker is not None:
+                    best = self._overtaken(best, start)
                 break
             root_moves.remove(move)
             root_moves.insert(0, move)
@@ -728,6 +732,20 @@ class Engine:
         best.nodes = self.nodes
         best.pv = self._principal_variation(best.move, best.depth)
         best.seconds = time.monotonic() - start
+        return best
+
+    def _overtaken(self, best, start):
+        """The result of a search cut short in an iteration where a later root move beat
+        the first (the last iteration's best), each searched at the new depth: the deeper
+        search has found the last iteration's choice wanting, and the move that beat it is
+        the better choice. (The iteration a node budget cuts short holds most of its
+        nodes: each ply costs about three times the one before.)"""
+        score, move = self._overtaker
+        best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=best.depth,
+                            nodes=self.nodes)
+        self.progress = best
+        if self.on_progress is not None:
+            self._report(best, start)
         return best
 
     def _set_position(self, position):
@@ -808,6 +826,8 @@ class Engine:
             if choice > best_choice:
                 best_choice, best_score, best_move = choice, score, m
                 if not noise and score > alpha:
+                    if index:
+                        self._overtaker = score, m   # beat the first move: see _overtaken
                     alpha = score
                     if alpha >= beta:
                         break
