@@ -628,7 +628,7 @@ def mate_plies(score):
 class _OutOfTime(Exception):
     """Raised inside the search when the clock or the node budget runs out, or a stop was
     asked for; the last full iteration stands, or a move the unfinished one found better
-    (`Engine._overtaken`)."""
+    (see `Engine.search`)."""
 
 
 class Engine:
@@ -710,15 +710,16 @@ class Engine:
             except _OutOfTime:
                 self._set_position(position)   # the interrupted line is left on the board
                 if best is not None and self._overtaker is not None:
-                    best = self._overtaken(best, start)
+                    # A later root move beat the last iteration's choice, both searched at
+                    # the new depth: the deeper search found that choice wanting. (The
+                    # iteration a budget cuts short holds most of its nodes: each ply costs
+                    # about three times the one before.)
+                    score, move = self._overtaker
+                    best = self._found(move, score, best.depth, start)
                 break
             root_moves.remove(move)
             root_moves.insert(0, move)
-            best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=iteration,
-                                nodes=self.nodes)
-            self.progress = best   # read by a host showing the search while it runs
-            if self.on_progress is not None:
-                self._report(best, start)
+            best = self._found(move, score, iteration, start)
             mate = best.mate
             if mate is not None and abs(mate) <= iteration:
                 break  # a mate within the full-width horizon cannot get shorter
@@ -734,14 +735,9 @@ class Engine:
         best.seconds = time.monotonic() - start
         return best
 
-    def _overtaken(self, best, start):
-        """The result of a search cut short in an iteration where a later root move beat
-        the first (the last iteration's best), each searched at the new depth: the deeper
-        search has found the last iteration's choice wanting, and the move that beat it is
-        the better choice. (The iteration a node budget cuts short holds most of its
-        nodes: each ply costs about three times the one before.)"""
-        score, move = self._overtaker
-        best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=best.depth,
+    def _found(self, move, score, depth, start):
+        """The search's choice so far, shown to a host watching it while it runs."""
+        best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=depth,
                             nodes=self.nodes)
         self.progress = best
         if self.on_progress is not None:
@@ -827,7 +823,7 @@ class Engine:
                 best_choice, best_score, best_move = choice, score, m
                 if not noise and score > alpha:
                     if index:
-                        self._overtaker = score, m   # beat the first move: see _overtaken
+                        self._overtaker = score, m   # beat the first move: see search
                     alpha = score
                     if alpha >= beta:
                         break
