@@ -967,20 +967,17 @@ def test_a_search_cut_short_plays_the_move_that_beat_the_last_iterations_best(sf
     search has already seen another move beat the last iteration's choice and plays it,
     reported as the last progress (what a GUI shows). Cut short before the deeper
     iteration has found anything better, it plays the last iteration's choice."""
-    import yariboard.engine as engine
     position = Position(YARI, sfen)
     shallow = Engine().search(position, depth=depth)
     deeper = Engine().search(position, depth=depth + 1)
     assert shallow.move != deeper.move
-    step = engine.TIME_CHECK_NODES          # the budget is checked at every step of nodes
-    late = (deeper.nodes - 1) // step * step
-    early = (shallow.nodes // step + 1) * step
-    assert shallow.nodes < early <= late < deeper.nodes
+    late = deeper.nodes - 1
+    early = shallow.nodes + 1
     cut = Engine()
     shown = []
     cut.on_progress = lambda side, result: shown.append(result.move)
     played = cut.search(position, nodes=late)
-    assert (played.move, played.depth) == (deeper.move, depth)
+    assert (played.move, played.depth, played.nodes) == (deeper.move, depth, late)
     assert shown[-1] == deeper.move and shown[-2] == shallow.move
     played = Engine().search(position, nodes=early)
     assert (played.move, played.depth) == (shallow.move, depth)

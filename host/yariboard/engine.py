@@ -669,7 +669,7 @@ class Engine:
 
         With no limit, the level's depth and time apply; with only `depth`, no clock;
         with only `time_limit` (seconds), iterative deepening until the time is used;
-        `nodes` caps the nodes searched (checked with the clock, every 256 nodes).
+        `nodes` caps the nodes searched, exactly (the clock is read every 256 nodes).
         """
         if time_limit is None and depth is None and nodes is None:
             time_limit, depth = self.level.seconds, self.level.depth
@@ -689,6 +689,7 @@ class Engine:
             self._forget_dangers()
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
+        self._next_check = TIME_CHECK_NODES if nodes is None else min(TIME_CHECK_NODES, nodes)
         self.progress = None
         if len(self.tt) > self.tt_max_entries:
             self.tt.clear()
@@ -760,9 +761,9 @@ class Engine:
         """A node is a position the search plays its way into, counted at the move as a USI
         engine counts them (a node budget then means the same for both engines of a match;
         a re-search of the same child is not a new node). The limits are checked every
-        TIME_CHECK_NODES nodes."""
+        TIME_CHECK_NODES nodes, and at the node budget itself."""
         self.nodes += 1
-        if not self.nodes % TIME_CHECK_NODES:
+        if self.nodes >= self._next_check:
             self._check_limits()
 
     def _check_limits(self):
@@ -772,6 +773,10 @@ class Engine:
             raise _OutOfTime()
         if self.stop_event is not None and self.stop_event.is_set():
             raise _OutOfTime()
+        self._next_check = self.nodes + TIME_CHECK_NODES
+        if self._node_limit is not None:
+            # a budget of nodes is spent to the node, as the other engine of a match spends it
+            self._next_check = min(self._next_check, self._node_limit)
 
     # -- search ---------------------------------------------------------------------------
 
