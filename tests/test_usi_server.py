@@ -118,6 +118,10 @@ def test_transcript_handshake_options_errors_and_moves():
     assert shogi.Move.from_usi(bestmoves[2]) in shogi.Board().legal_moves
     info = [line for line in lines if line.startswith("info depth")]
     assert info and all(" score " in line and " pv " in line for line in info)
+    # the last line before a move found under a node budget counts the nodes searched
+    budgeted = [i for i, line in enumerate(lines) if line.startswith("bestmove")][1]
+    assert " nodes 500 " in lines[budgeted - 1]
+    assert lines[budgeted - 1].split(" pv ")[1].split()[0] == bestmoves[1]
     assert lines.count("readyok") == 1
 
 

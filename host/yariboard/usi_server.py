@@ -101,6 +101,7 @@ class _Job:
         self.stop = threading.Event()
         self.hold = threading.Event() if hold else None
         self.silent = False
+        self.shown_nodes = 0   # the nodes the last info line counted
         self.thread = None
         self.started = time.monotonic()
 
@@ -279,6 +280,9 @@ class UsiServer:
         else:
             answer = to_usi(position.variant, result.move)
         with self._lock:
+            if job.shown_nodes and result.nodes > job.shown_nodes:
+                # cut short in an iteration: the last line a GUI shows counts every node
+                self.write(info_line(self.variant, result, time.monotonic() - job.started))
             self.write("bestmove %s" % answer)
 
     def _cmd_stop(self, args):
@@ -320,6 +324,7 @@ class UsiServer:
     def _progress(self, side, result):
         with self._lock:
             self.write(info_line(self.variant, result, time.monotonic() - self._job.started))
+            self._job.shown_nodes = result.nodes
 
 
 def serve(stdin, stdout, variant="shogi"):
