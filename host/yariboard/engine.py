@@ -689,7 +689,7 @@ class Engine:
             self._forget_dangers()
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
-        self._next_check = TIME_CHECK_NODES if nodes is None else min(TIME_CHECK_NODES, nodes)
+        self._schedule_check()
         self.progress = None
         if len(self.tt) > self.tt_max_entries:
             self.tt.clear()
@@ -773,9 +773,14 @@ class Engine:
             raise _OutOfTime()
         if self.stop_event is not None and self.stop_event.is_set():
             raise _OutOfTime()
+        self._schedule_check()
+
+    def _schedule_check(self):
+        """The node count at which the limits are next checked: TIME_CHECK_NODES on, or the
+        node budget if it comes first (it is spent to the node, as the other engine of a
+        match spends it)."""
         self._next_check = self.nodes + TIME_CHECK_NODES
         if self._node_limit is not None:
-            # a budget of nodes is spent to the node, as the other engine of a match spends it
             self._next_check = min(self._next_check, self._node_limit)
 
     # -- search ---------------------------------------------------------------------------
