@@ -185,7 +185,7 @@ def test_program_that_exits_at_once_is_reported():
 
 def test_program_that_never_says_usiok_times_out():
     # `cat` echoes the commands back but never answers usiok.
-    with pytest.raises(UsiError, match="did not answer usiok within 0.5 s"):
+    with pytest.raises(UsiError, match="did not send usiok within 0.5 s"):
         UsiEngine(shutil.which("cat"), SHOGI, startup_timeout=0.5)
 
 

@@ -15,10 +15,6 @@ While it thinks, every `info` line is passed to `on_progress(side, result)` (whe
 SearchResult so far (depth, nodes, score and mate from `side`'s view, the PV, its first move),
 so a screen can show the engine thinking.
 """
-import collections
-import queue
-import subprocess
-import threading
 import time
 
 from shogicore.errors import MoveError
@@ -26,6 +22,7 @@ from shogicore.notation import parse_usi, to_usi
 from shogicore.variants import YARI, variant_by_name
 
 from yariboard.engine import MATE_SCORE, MATE_BOUND, SearchResult
+from yariboard.engineproc import EngineProcess
 
 DEFAULT_MOVE_SECONDS = 1.0
 STARTUP_SECONDS = 10.0
@@ -33,7 +30,6 @@ STARTUP_SECONDS = 10.0
 GRACE_SECONDS = 5.0
 # Without a clock (go depth N, go nodes N), how long to wait for the answer.
 DEPTH_SEARCH_SECONDS = 120.0
-QUIT_SECONDS = 2.0
 # Fairy-Stockfish's names for the variants, set through its variant option.
 FAIRY_VARIANT_NAMES = {"yari": "yarishogi", "shogi": "shogi"}
 # The variant option's name: USI_Variant in USI mode, UCI_Variant in older builds.
@@ -83,8 +79,10 @@ def parse_option_line(line):
     return UsiOption(fields["name"], fields["type"], default, choices)
 
 
-class UsiEngine:
+class UsiEngine(EngineProcess):
     """A running USI engine bound to one variant. Close it (or use `with`) when done."""
+
+    Error = Died = UsiError
 
     def __init__(self, path, variant=YARI, options=None, args=(),
                  startup_timeout=STARTUP_SECONDS, nodes=None, name=None):
@@ -96,24 +94,9 @@ class UsiEngine:
         self.on_progress = None
         self.author = ""
         self.options = {}
-        self._lines = queue.Queue()
-        self._stderr_tail = collections.deque(maxlen=20)
         self._new_game_pending = True
         self.progress = None   # the latest `info` of the search in progress
-        try:
-            self._process = subprocess.Popen(
-                [path] + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True, bufsize=1)
-        except OSError as e:
-            raise UsiError("cannot start engine %r: %s" % (path, e.strerror or e))
-        self._readers = [
-            threading.Thread(target=self._pump, args=(self._process.stdout, self._lines.put),
-                             daemon=True),
-            threading.Thread(target=self._pump, args=(self._process.stderr,
-                                                      self._stderr_tail.append), daemon=True),
-        ]
-        for reader in self._readers:
-            reader.start()
+        self._spawn([path] + list(args))
         try:
             self._handshake(options or {}, startup_timeout)
         except BaseException:
@@ -168,7 +151,7 @@ class UsiEngine:
                 return False
             return line.startswith("bestmove")
 
-        line = self._read_until(answered, timeout, "bestmove", stop_on_timeout=True)
+        line = self._read_until(answered, timeout, "bestmove", on_timeout=self._stop_now)
         result = self._result(position, line, info)
         result.seconds = time.monotonic() - start
         return result
@@ -181,46 +164,11 @@ class UsiEngine:
         """Ask a running search (in another thread) for its best move now."""
         self._send("stop")
 
-    def close(self):
-        """Send quit, wait briefly, then terminate or kill: no engine process outlives us."""
-        process = getattr(self, "_process", None)
-        if process is None:
-            return
-        self._process = None
-        if process.poll() is None:
-            try:
-                process.stdin.write("quit\n")
-                process.stdin.flush()
-                process.stdin.close()  # end of input: even a program deaf to quit stops
-            except (BrokenPipeError, OSError, ValueError):
-                pass
-            try:
-                process.wait(QUIT_SECONDS)
-            except subprocess.TimeoutExpired:
-                process.terminate()
-                try:
-                    process.wait(QUIT_SECONDS)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr):
-            try:
-                stream.close()
-            except (OSError, ValueError):
-                pass
-        for reader in self._readers:
-            reader.join(QUIT_SECONDS)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    @property
-    def pid(self):
-        """The engine's process id (None once closed)."""
-        return self._process.pid if self._process is not None else None
+    def _stop_now(self):
+        """A search past its time: ask for the best move so far before giving up on the
+        engine, and wait a little more."""
+        self.stop()
+        return GRACE_SECONDS
 
     # -- protocol --------------------------------------------------------------------------
 
@@ -265,56 +213,6 @@ class UsiEngine:
             value = "true" if value else "false"
         self._send("setoption name %s value %s" % (name, value))
 
-    def _send(self, line):
-        process = self._process
-        if process is None:
-            raise UsiError("engine %r is closed" % self.name)
-        try:
-            process.stdin.write(line + "\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise UsiError(self._died_message("sending %r" % line))
-
-    def _read_until(self, done, timeout, waiting_for, stop_on_timeout=False):
-        """Read lines until `done(line)`; UsiError if the engine dies or takes too long."""
-        deadline = time.monotonic() + timeout
-        stopped = False
-        while True:
-            remaining = deadline - time.monotonic()
-            try:
-                line = self._lines.get(timeout=max(0.0, remaining))
-            except queue.Empty:
-                if stop_on_timeout and not stopped:
-                    # Ask for the best move so far before giving up on the engine.
-                    self._send("stop")
-                    stopped = True
-                    deadline = time.monotonic() + GRACE_SECONDS
-                    continue
-                raise UsiError("engine %r did not answer %s within %.1f s"
-                               % (self.name, waiting_for, timeout))
-            if line is None:
-                raise UsiError(self._died_message("waiting for %s" % waiting_for))
-            if done(line):
-                return line
-
-    def _discard_stale_output(self):
-        """Drop lines left over from an earlier, failed exchange so that an old bestmove is
-        never taken for the answer to a new position."""
-        while True:
-            try:
-                line = self._lines.get_nowait()
-            except queue.Empty:
-                return
-            if line is None:
-                raise UsiError(self._died_message("idle"))
-
-    def _died_message(self, doing):
-        process = self._process
-        code = process.wait(QUIT_SECONDS) if process is not None else None
-        tail = "; ".join(line.strip() for line in self._stderr_tail if line and line.strip())
-        return "engine %r exited (code %s) while %s%s" % (
-            self.name, code, doing, (": " + tail) if tail else "")
-
     def _progress(self, position, info):
         """The search so far, from the info lines read. Only the PV's legal prefix is kept,
         so `move` is None until the engine names a legal one."""
@@ -353,16 +251,6 @@ class UsiEngine:
         if not result.pv or result.pv[0] != move:
             result.pv = [move]
         return result
-
-    @staticmethod
-    def _pump(stream, put):
-        """Reader thread: forward each line; None marks the end of the engine's output."""
-        try:
-            for line in stream:
-                put(line)
-        except (OSError, ValueError):
-            pass
-        put(None)
 
 
 def position_command(position):

@@ -10,11 +10,7 @@ Black sees the board (so file 11 is `a`), ranks are numbers 1.. from Black's sid
 written `P@e5`, and in a FEN `w` is the side that moves first (the project's Black), with the
 hand in brackets after the board. The board letters are the project's own SFEN letters.
 """
-import collections
-import queue
 import shutil
-import subprocess
-import threading
 import time
 
 from shogicore.errors import MoveError
@@ -22,6 +18,7 @@ from shogicore.notation import parse_usi, to_usi
 from shogicore.variants import variant_by_name
 
 from yariboard.engine import MATE_BOUND, SearchResult
+from yariboard.engineproc import EngineProcess
 from yariboard.usi import legal_prefix
 
 # The engine's name for each variant it can play for the project.
@@ -35,7 +32,6 @@ DEPTH_SEARCH_SECONDS = 120.0
 # and deeper than 2 plies within a few moves of most games (Treacherous Fox moves seem to be
 # involved): every search is capped at this depth.
 DEEPEST = 2
-QUIT_SECONDS = 2.0
 # Scores at or past this size (centipawns) mean a mate was seen: CrazyWa's mate is 100000.
 MATE_CENTIPAWNS = 10000
 # root_moves: search this deep, listing every root move whose score is within this margin
@@ -130,8 +126,11 @@ def sfen_to_xboard_fen(sfen):
 
 
 # -- the engine --------------------------------------------------------------------------------
-class XBoardEngine:
+class XBoardEngine(EngineProcess):
     """A running XBoard engine bound to one variant. Close it (or use `with`) when done."""
+
+    Error = XBoardError
+    Died = EngineDied
 
     def __init__(self, path=None, variant="wa", startup_timeout=STARTUP_SECONDS):
         self.variant = variant_by_name(variant)
@@ -145,24 +144,8 @@ class XBoardEngine:
         self._start()
 
     def _start(self):
-        self._lines = queue.Queue()
-        self._stderr_tail = collections.deque(maxlen=20)
         self._pings = 0
-        try:
-            self._process = subprocess.Popen(
-                [self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True, bufsize=1)
-        except OSError as e:
-            raise XBoardError("cannot start engine %r: %s (Debian/Ubuntu: apt-get install "
-                              "crazywa)" % (self.path, e.strerror or e))
-        self._readers = [
-            threading.Thread(target=self._pump, args=(self._process.stdout, self._lines.put),
-                             daemon=True),
-            threading.Thread(target=self._pump, args=(self._process.stderr,
-                                                      self._stderr_tail.append), daemon=True),
-        ]
-        for reader in self._readers:
-            reader.start()
+        self._spawn([self.path], " (Debian/Ubuntu: apt-get install crazywa)")
         try:
             self._handshake(self._startup_timeout)
         except BaseException:
@@ -272,42 +255,6 @@ class XBoardEngine:
     def new_game(self):
         """Nothing to do: every search sets up its game from the start."""
 
-    def close(self):
-        """Send quit, wait briefly, then terminate or kill: no engine process outlives us."""
-        process = getattr(self, "_process", None)
-        if process is None:
-            return
-        self._process = None
-        if process.poll() is None:
-            try:
-                process.stdin.write("quit\n")
-                process.stdin.flush()
-                process.stdin.close()
-            except (BrokenPipeError, OSError, ValueError):
-                pass
-            try:
-                process.wait(QUIT_SECONDS)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr):
-            try:
-                stream.close()
-            except (OSError, ValueError):
-                pass
-        for reader in self._readers:
-            reader.join(QUIT_SECONDS)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    @property
-    def pid(self):
-        return self._process.pid if self._process is not None else None
-
     # -- protocol ---------------------------------------------------------------------------
     def _handshake(self, timeout):
         self._send("xboard")
@@ -364,46 +311,14 @@ class XBoardEngine:
         self._send("ping %d" % self._pings)
         self._read_until(lambda line: line.strip() == expected, timeout, expected)
 
-    def _send(self, line):
-        process = self._process
-        if process is None:
-            raise XBoardError("engine %r is closed" % self.name)
-        try:
-            process.stdin.write(line + "\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise EngineDied(self._died_message("sending %r" % line))
-
     def _read_until(self, done, timeout, waiting_for):
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise XBoardError("engine %r did not send %s within %.1f s"
-                                  % (self.name, waiting_for, timeout))
-            if line is None:
-                raise EngineDied(self._died_message("waiting for %s" % waiting_for))
+        """`EngineProcess._read_until`, where a move the engine refuses is an error."""
+        def answered(line):
             if line.startswith("Illegal move"):
                 raise XBoardError("engine %r refused a move: %s" % (self.name, line.strip()))
-            if done(line):
-                return line
+            return done(line)
 
-    def _discard_stale_output(self):
-        while True:
-            try:
-                line = self._lines.get_nowait()
-            except queue.Empty:
-                return
-            if line is None:
-                raise EngineDied(self._died_message("idle"))
-
-    def _died_message(self, doing):
-        process = self._process
-        code = process.wait(QUIT_SECONDS) if process is not None else None
-        tail = "; ".join(line.strip() for line in self._stderr_tail if line and line.strip())
-        return "engine %r exited (code %s) while %s%s" % (
-            self.name, code, doing, (": " + tail) if tail else "")
+        return super()._read_until(answered, timeout, waiting_for)
 
     def _result(self, position, line, thinking):
         result = SearchResult(move=None, depth=thinking[-1][0] if thinking else 0, nodes=0)
@@ -428,15 +343,6 @@ class XBoardEngine:
         if not result.pv or result.pv[0] != move:
             result.pv = [move]
         return result
-
-    @staticmethod
-    def _pump(stream, put):
-        try:
-            for line in stream:
-                put(line)
-        except (OSError, ValueError):
-            pass
-        put(None)
 
 
 def _usi_or_none(variant, text):
