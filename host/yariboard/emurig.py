@@ -8,19 +8,16 @@ and `restart()`. `EmuRig` gives it the interface of `simrig.SimRig`, so the host
 commands can play through it. See docs/emulator.md.
 """
 import os
-import select
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import tty
 
 from boardfw import config as board_config
 from boardfw import ledlang
 from yariboard.resources import board_file
-from yariboard.simboard import occupied_squares
+from yariboard.simboard import PtyBoard, occupied_squares
 from yariboard.ledstyles import channels, style_names
 from yariboard.simrig import SimRig, hand_actions
 
@@ -120,8 +117,8 @@ def missing_parts():
     return ""
 
 
-class EmulatedPico:
-    """One emulated Pico. Use as a context manager, or call start() and close()."""
+class EmulatedPico(PtyBoard):
+    """One emulated Pico."""
 
     def __init__(self, flash_path, board="yari-9x7", occupied=None, realtime=False,
                  log_dir=None):
@@ -130,10 +127,7 @@ class EmulatedPico:
         self.config = board_config.load(self.board_path)
         self.realtime = realtime
         self.occupied = set(occupied_squares(self.config.variant) if occupied is None else occupied)
-        # the emulator's stderr goes here; a folder made for it goes again at close()
-        self._own_log_dir = log_dir is None
-        self.log_dir = log_dir or tempfile.mkdtemp(prefix="emulated-pico-")
-        self.stderr_path = os.path.join(self.log_dir, "emulator.stderr")
+        self._open(log_dir, "emulated-pico-", "emulator.stderr")
         self.leds = {}             # square -> (r, g, b) of the last decoded WS2812 frame
         self.led_times = []        # (board ns, leds) of every change of the LEDs
         self.lifts = []            # (board ns, squares) of each lift
@@ -142,15 +136,10 @@ class EmulatedPico:
         self.usb_up = False        # the host has enumerated its USB port since the boot
         self.cut_at = None         # (board ns, cycle) of the last power cut
         self.errors = []
-        self.process = None
         self._reports = threading.Condition()
         self._answers = {}
         self._token = 0
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
         os.set_blocking(self._master, False)   # the emulator never blocks on a full pty
-        self.port = os.ttyname(self._slave)
-        self._reader = None
 
     # -- power -----------------------------------------------------------------------------
     def start(self):
@@ -189,63 +178,6 @@ class EmulatedPico:
         self.process.stdin.close()
         self.process.stdout.close()
         self.process = None
-
-    def restart(self):
-        self.kill()
-        return self.start()
-
-    def close(self):
-        self.kill()
-        for fd in (self._master, self._slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if self._own_log_dir:
-            shutil.rmtree(self.log_dir, ignore_errors=True)
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def alive(self):
-        return self.process is not None and self.process.poll() is None
-
-    def stderr_text(self):
-        with open(self.stderr_path, "rb") as f:
-            return f.read().decode(errors="replace")
-
-    # -- the pieces, the buttons, the time ---------------------------------------------------
-    def place(self, square):
-        self.send_commands(["place " + square])
-
-    def lift(self, square):
-        self.send_commands(["lift " + square])
-
-    def press(self, button):
-        self.send_commands(["press " + button])
-
-    def release(self, button):
-        self.send_commands(["release " + button])
-
-    def advance(self, ms):
-        """Let `ms` of board time pass before the next command takes effect."""
-        self.send_commands(["advance %d" % ms])
-
-    def send_commands(self, lines):
-        """Control lines in one write: they take effect at exact board times between them."""
-        for line in lines:
-            words = line.split()
-            verb, squares = (words[0], words[1:]) if words else ("", [])
-            if verb == "place":
-                self.occupied.update(squares)
-            elif verb == "lift":
-                self.occupied.difference_update(squares)
-            elif verb == "set":
-                self.occupied = set(squares)
-        self._send("\n".join(lines))
 
     def sync(self, timeout=120):
         """Wait until every command sent so far has taken effect; the board time then (ns)."""
@@ -345,14 +277,6 @@ class EmulatedPico:
                 else:
                     self.errors.append(raw.decode().strip())
                 self._reports.notify_all()
-
-    def _drain_serial_input(self):
-        while select.select([self._master], [], [], 0)[0]:
-            try:
-                if not os.read(self._master, 4096):
-                    break
-            except OSError:
-                break
 
 
 def deploy(port, variant="yari", build_dir=None):

@@ -167,8 +167,96 @@ class SimBoardError(RuntimeError):
     pass
 
 
-class SimBoard:
-    """One simulated board. Use as a context manager, or call start() and close()."""
+class PtyBoard:
+    """What the simulated boards share: this one (the firmware on the MicroPython unix port)
+    and `emurig.EmulatedPico` (the Pico's firmware image on an emulated RP2040). A
+    pseudo-terminal stands for the USB serial port, a log folder keeps the firmware's
+    stderr, and the hands' control lines keep track of the pieces standing on the board.
+    A subclass powers the board up (`start`) and cuts its power (`kill`), and carries the
+    control lines (`_send`). Use as a context manager, or call start() and close()."""
+
+    def _open(self, log_dir, log_prefix, stderr_name):
+        """The log folder (one made here is removed again by close(): nothing is left in
+        /tmp) and the serial port."""
+        self._own_log_dir = None if log_dir else tempfile.TemporaryDirectory(prefix=log_prefix)
+        self.log_dir = log_dir or self._own_log_dir.name
+        self.stderr_path = os.path.join(self.log_dir, stderr_name)
+        self.process = None
+        self._reader = None
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)   # no echo, no line editing: a byte-clean serial line
+        self.port = os.ttyname(self._slave)
+
+    def restart(self, *args):
+        self.kill()
+        return self.start(*args)
+
+    def close(self):
+        self.kill()
+        for fd in (self._master, self._slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if self._own_log_dir is not None:
+            self._own_log_dir.cleanup()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def alive(self):
+        return self.process is not None and self.process.poll() is None
+
+    def stderr_text(self):
+        with open(self.stderr_path, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    # -- the pieces, the buttons, the time -------------------------------------------------
+    def place(self, square):
+        self.send_commands(["place " + square])
+
+    def lift(self, square):
+        self.send_commands(["lift " + square])
+
+    def press(self, button):
+        self.send_commands(["press " + button])
+
+    def release(self, button):
+        self.send_commands(["release " + button])
+
+    def advance(self, ms):
+        """Let `ms` of board time pass before the next command takes effect."""
+        self.send_commands(["advance %d" % ms])
+
+    def send_commands(self, lines):
+        """Control lines in one write (the fast path for long scripted games): they take
+        effect at exact board times between them."""
+        for line in lines:
+            words = line.split()
+            verb, squares = (words[0], words[1:]) if words else ("", [])
+            if verb == "place":
+                self.occupied.update(squares)
+            elif verb == "lift":
+                self.occupied.difference_update(squares)
+            elif verb == "set":          # the pieces a restart must boot with
+                self.occupied = set(squares)
+        self._send("\n".join(lines))
+
+    def _drain_serial_input(self):
+        """Bytes sent to a dead board are gone, as over USB."""
+        while select.select([self._master], [], [], 0)[0]:
+            try:
+                if not os.read(self._master, 4096):
+                    break
+            except OSError:
+                break
+
+
+class SimBoard(PtyBoard):
+    """One simulated board: the firmware on the MicroPython unix port."""
 
     def __init__(self, storage_dir, board="yari-9x7", clock="virtual", occupied=None,
                  slow_save_ms=0, heapsize=None, log_dir=None, firmware_dir=FIRMWARE,
@@ -185,24 +273,16 @@ class SimBoard:
         self.report_styles = report_styles
         self.heapsize = heapsize
         self.occupied = set(occupied_squares(self.config.variant) if occupied is None else occupied)
-        # a log folder made here is removed again by close(): nothing is left in /tmp
-        self._own_log_dir = None if log_dir else tempfile.TemporaryDirectory(prefix="yariboard-simboard-")
-        self.log_dir = log_dir or self._own_log_dir.name
-        self.stderr_path = os.path.join(self.log_dir, "firmware.stderr")
+        self._open(log_dir, "yariboard-simboard-", "firmware.stderr")
         self.leds = {}            # square -> (r, g, b) of the last LED frame written
         self.styles = {}          # square -> LED style (ledlang row) the interpreter lights
         self.phase = ""           # the interpreter's phase (docs/firmware-interpreter.md)
         self.led_frames = 0
         self.errors = []          # complaints of the control channel
-        self.process = None
         self._ack = threading.Condition()
         self._acked = set()
         self._token = 0
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)   # no echo, no line editing: a byte-clean serial line
-        self.port = os.ttyname(self._slave)
         self._control = None
-        self._reader = None
 
     # -- power ---------------------------------------------------------------------------
     def start(self, timeout=30):
@@ -210,7 +290,7 @@ class SimBoard:
         if self.process is not None:
             raise SimBoardError("already running")
         os.makedirs(self.storage_dir, exist_ok=True)
-        self._drain_serial_input()   # bytes sent to a dead board are gone, as over USB
+        self._drain_serial_input()
         control_r, control_w = os.pipe()
         report_r, report_w = os.pipe()
         cmd = [micropython_binary()]
@@ -248,65 +328,6 @@ class SimBoard:
         os.close(self._control)
         self._control = None
         self._reader.join(timeout=5)
-
-    def restart(self, timeout=30):
-        self.kill()
-        return self.start(timeout)
-
-    def close(self):
-        self.kill()
-        for fd in (self._master, self._slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if self._own_log_dir is not None:
-            self._own_log_dir.cleanup()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def alive(self):
-        return self.process is not None and self.process.poll() is None
-
-    def stderr_text(self):
-        with open(self.stderr_path, "rb") as f:
-            return f.read().decode(errors="replace")
-
-    # -- the pieces and the buttons ------------------------------------------------------
-    def place(self, square):
-        self.occupied.add(square)
-        self._send("place " + square)
-
-    def lift(self, square):
-        self.occupied.discard(square)
-        self._send("lift " + square)
-
-    def press(self, button):
-        self._send("press " + button)
-
-    def release(self, button):
-        self._send("release " + button)
-
-    def advance(self, ms):
-        """Let `ms` of board time pass (virtual clock), scanned in small steps."""
-        self._send("advance %d" % ms)
-
-    def send_commands(self, lines):
-        """Several control commands in one write (the fast path for long scripted games)."""
-        for line in lines:
-            words = line.split()
-            verb, squares = (words[0], words[1:]) if words else ("", [])
-            if verb == "place":
-                self.occupied.update(squares)
-            elif verb == "lift":
-                self.occupied.difference_update(squares)
-            elif verb == "set":          # the pieces a restart must boot with
-                self.occupied = set(squares)
-        self._send("\n".join(lines))
 
     def sync(self, timeout=30):
         """Wait until the firmware has scanned everything sent so far."""
@@ -359,11 +380,6 @@ class SimBoard:
                     self.phase = words[1]
                 else:
                     self.errors.append(line.decode().strip())
-
-    def _drain_serial_input(self):
-        while select.select([self._master], [], [], 0)[0]:
-            if not os.read(self._master, 4096):
-                break
 
 
 class SerialClient:
