@@ -309,12 +309,7 @@ class EmuRig(SimRig):
 
     def __init__(self, flash_path, board="yari-9x7", clock="virtual", log_dir=None):
         self.flash_path = flash_path
-        self.board_name = board
-        self.clock = clock
-        self.log_dir = log_dir
-        self.board = None
-        self.plugged = False
-        self.unplugs = 0
+        self._hold(board, clock, log_dir)
 
     def start(self):
         fresh = not has_firmware(self.flash_path)

@@ -35,7 +35,11 @@ class SimRig:
         resources.board_file(board)
         self._scratch = None if storage_dir else tempfile.TemporaryDirectory(prefix="yariboard-sim-")
         self.storage_dir = storage_dir or os.path.join(self._scratch.name, "flash")
-        log_dir = log_dir or (self._scratch.name if self._scratch else None)
+        self._hold(board, clock, log_dir or (self._scratch.name if self._scratch else None))
+
+    def _hold(self, board, clock, log_dir):
+        """What every rig keeps: the board's name and clock, its log folder, and the cable
+        (the board itself is made at start())."""
         self.board_name = board
         self.clock = clock
         self.log_dir = log_dir
