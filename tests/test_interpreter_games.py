@@ -313,6 +313,19 @@ def replay_here(script):
     return namespace["replay"](script)
 
 
+def replay_on_micropython(scripts, tmp_path):
+    """What `replay` gives for each script on the MicroPython unix port, in one run."""
+    path = tmp_path / "scripts.jsonl"
+    path.write_text("".join(json.dumps(s) + "\n" for s in scripts))
+    code = REPLAY + (
+        "\nimport json\n"
+        "with open(%r) as f:\n"
+        "    for line in f:\n"
+        "        print(json.dumps(replay(json.loads(line))))\n" % str(path))
+    _, out, _ = run_micropython(code)
+    return [json.loads(line) for line in out.strip().splitlines()]
+
+
 @pytest.fixture(scope="module")
 def scripts():
     return make_scripts(100)
@@ -346,15 +359,7 @@ def test_the_random_games_exercise_every_gesture(scripts):
 
 def test_the_same_games_replay_identically_on_micropython(scripts, tmp_path):
     sample = [s for i, s in enumerate(scripts) if i % 10 in (0, 2, 3, 4)][:10]
-    path = tmp_path / "scripts.jsonl"
-    path.write_text("".join(json.dumps(s) + "\n" for s in sample))
-    code = REPLAY + (
-        "\nimport json\n"
-        "with open(%r) as f:\n"
-        "    for line in f:\n"
-        "        print(json.dumps(replay(json.loads(line))))\n" % str(path))
-    _, out, _ = run_micropython(code)
-    results = [json.loads(line) for line in out.strip().splitlines()]
+    results = replay_on_micropython(sample, tmp_path)
     assert len(results) == len(sample)
     for script, got in zip(sample, results):
         assert got["log"] == script["expected_log"], script["sfen"]

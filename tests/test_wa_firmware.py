@@ -110,8 +110,7 @@ def wa_scripts(count, first_seed):
 
 
 def test_noisy_random_wa_games_through_the_interpreter_on_both_interpreters(tmp_path):
-    from tests.test_interpreter_games import REPLAY, replay_here
-    from tests.mpy import run_micropython
+    from tests.test_interpreter_games import replay_here, replay_on_micropython
 
     scripts = wa_scripts(24, 9000)
     for script in scripts:
@@ -127,14 +126,6 @@ def test_noisy_random_wa_games_through_the_interpreter_on_both_interpreters(tmp_
         assert seen.get(gesture), (gesture, seen)
     assert {s["variant"] for s in scripts} == {"wa", "wa-nodrops"}
     sample = scripts[:8]
-    path = tmp_path / "scripts.jsonl"
-    path.write_text("".join(json.dumps(s) + "\n" for s in sample))
-    code = REPLAY + (
-        "\nimport json\n"
-        "with open(%r) as f:\n"
-        "    for line in f:\n"
-        "        print(json.dumps(replay(json.loads(line))))\n" % str(path))
-    _, out, _ = run_micropython(code)
-    results = [json.loads(line) for line in out.strip().splitlines()]
+    results = replay_on_micropython(sample, tmp_path)
     assert [r["moves"] for r in results] == [s["expected_moves"] for s in sample]
     assert [r["log"] for r in results] == [s["expected_log"] for s in sample]
