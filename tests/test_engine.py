@@ -865,6 +865,24 @@ def test_fixed_depth_benchmark_searches_the_same_tree_every_run():
     assert seconds > 0
 
 
+def test_the_budget_depth_benchmark_follows_one_self_play_game_per_middlegame():
+    """`bench engine`'s depth at a node budget: one engine per middlegame keeps its table
+    from move to move, as in a match (a fresh engine reaches other depths), and the figure
+    repeats exactly."""
+    depths = engine_benchmark.depths_at_budget(nodes=1000, moves=2)
+    kept, fresh = [], []
+    for _, sfen in engine_benchmark.MIDDLEGAMES:
+        position = Position(YARI, sfen)
+        engine = Engine()
+        first = engine.search(position, nodes=1000)
+        position.push(first.move)
+        kept += [first.depth, engine.search(position, nodes=1000).depth]
+        fresh += [first.depth, Engine().search(position, nodes=1000).depth]
+    assert depths == kept
+    assert kept != fresh
+    assert depths == engine_benchmark.depths_at_budget(nodes=1000, moves=2)
+
+
 def test_transposition_table_saves_work_on_a_second_search():
     position = Position(YARI, BENCH_LIKE_SFEN)
     engine = Engine()

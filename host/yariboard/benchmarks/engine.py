@@ -1,6 +1,6 @@
 """`yariboard bench engine`: built-in engine speed on three Yari middlegames (nodes per CPU
-second of a fixed-depth search; depth and nodes per second reached in 1 s and 5 s), then its
-match scores against the random mover (40 games)
+second of a fixed-depth search; depth and nodes per second reached in 1 s and 5 s), the depth
+it completes at a match's node budget, then its match scores against the random mover (40 games)
 and the one-ply greedy player (20 games). The matches take a few minutes; each game's result
 is printed as it finishes."""
 import time
@@ -24,6 +24,11 @@ MIDDLEGAMES = (
 FIXED_DEPTH = 6
 FIXED_DEPTH_RUNS = 2
 SEARCH_SECONDS = (1, 5)
+# The depth a node budget buys: the iterations completed at 10k nodes a move (the budget the
+# goal against Fairy-Stockfish is set at), over a few moves of self-play from each middlegame.
+# It tells how much a change to the search narrows it, before any match is played.
+BUDGET_NODES = 10000
+BUDGET_MOVES = 8
 MATCH_DEPTH = 2
 MATCHES = ((RandomPlayer, 40), (GreedyPlayer, 20))
 
@@ -40,6 +45,23 @@ def fixed_depth_search(position, depth=FIXED_DEPTH, runs=FIXED_DEPTH_RUNS):
     return result.nodes, fastest
 
 
+def depths_at_budget(nodes=BUDGET_NODES, moves=BUDGET_MOVES):
+    """The depth each search completed, one engine per middlegame playing `moves` moves
+    against itself at `nodes` a move (a position with one legal move counts depth 1, as the
+    engine reports it). At fixed nodes the same every run."""
+    depths = []
+    for _, sfen in MIDDLEGAMES:
+        position = Position(YARI, sfen)
+        engine = Engine()
+        for _ in range(moves):
+            result = engine.search(position, nodes=nodes)
+            depths.append(result.depth)
+            if result.move is None:
+                break
+            position.push(result.move)
+    return depths
+
+
 def run():
     for label, sfen in MIDDLEGAMES:
         position = Position(YARI, sfen)
@@ -51,6 +73,10 @@ def run():
             print("%s %ds depth: %d" % (label, seconds, result.depth), flush=True)
             print("%s %ds nodes per second: %d"
                   % (label, seconds, result.nodes / max(result.seconds, 1e-9)), flush=True)
+    depths = depths_at_budget()
+    print("depth completed at %d nodes a move (%d moves of self-play from each middlegame): "
+          "mean %.2f, from %d to %d" % (BUDGET_NODES, BUDGET_MOVES, sum(depths) / len(depths),
+                                        min(depths), max(depths)), flush=True)
     for opponent_class, games in MATCHES:
         wins = draws = 0
         start = time.monotonic()
