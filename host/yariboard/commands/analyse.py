@@ -92,15 +92,25 @@ class Progress:
         self.stream.flush()
 
 
-def analyse_game(args):
-    problem = args.plot and plot_problem(args.plot)
+def read_game(args, plot_path):
+    """(the archived game `args.id`, its stored analysis or None, None), or (None, None, why
+    not): the game is not there, or the plot asked for cannot be drawn to `plot_path`
+    (checked first, so no engine runs for a plot that would fail)."""
+    problem = plot_path and plot_problem(plot_path)
     if problem:
-        return fail(problem)
+        return None, None, problem
     with open_archive(args) as archive:
         try:
             record = archive.game(args.id)
         except KeyError as error:
-            return fail(error.args[0])
+            return None, None, error.args[0]
+        return record, analysis.load(archive, args.id), None
+
+
+def analyse_game(args):
+    record, _, problem = read_game(args, args.plot)
+    if problem:
+        return fail(problem)
     name = "fsf" if fsf.is_fsf_name(args.engine) else "builtin"
     nodes = None if args.seconds else (args.nodes or DEFAULT_NODES[name])
     try:
@@ -131,15 +141,9 @@ def analyse_game(args):
 
 
 def plot_game(args):
-    problem = plot_problem(args.file)
+    record, stored, problem = read_game(args, args.file)
     if problem:
         return fail(problem)
-    with open_archive(args) as archive:
-        try:
-            record = archive.game(args.id)
-        except KeyError as error:
-            return fail(error.args[0])
-        stored = analysis.load(archive, args.id)
     if stored is None or not analysis.move_notes(record, stored) and record.moves:
         return fail("game %d has no analysis of its current moves: run `yariboard games analyse %d`"
                     % (args.id, args.id))
