@@ -24,6 +24,7 @@ class EngineProcess:
     Error = RuntimeError
     Died = RuntimeError
     name = "engine"
+    _process = None   # the running process; None before it starts and once it is closed
 
     def _spawn(self, argv, missing_hint=""):
         """Start `argv`; `Error` (with `missing_hint` added) when it cannot be run."""
@@ -34,7 +35,6 @@ class EngineProcess:
                 list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, bufsize=1)
         except OSError as e:
-            self._process = None
             raise self.Error("cannot start engine %r: %s%s"
                              % (argv[0], e.strerror or e, missing_hint))
         self._readers = [
@@ -47,7 +47,7 @@ class EngineProcess:
             reader.start()
 
     def _send(self, line):
-        process = getattr(self, "_process", None)
+        process = self._process
         if process is None:
             raise self.Error("engine %r is closed" % self.name)
         try:
@@ -89,7 +89,7 @@ class EngineProcess:
                 raise self.Died(self._died_message("idle"))
 
     def _died_message(self, doing):
-        process = getattr(self, "_process", None)
+        process = self._process
         code = process.wait(QUIT_SECONDS) if process is not None else None
         tail = "; ".join(line.strip() for line in self._stderr_tail if line and line.strip())
         return "engine %r exited (code %s) while %s%s" % (
@@ -97,7 +97,7 @@ class EngineProcess:
 
     def close(self):
         """Send quit and close its input, wait briefly, then terminate or kill."""
-        process = getattr(self, "_process", None)
+        process = self._process
         if process is None:
             return
         self._process = None
@@ -134,8 +134,7 @@ class EngineProcess:
     @property
     def pid(self):
         """The engine's process id (None once closed)."""
-        process = getattr(self, "_process", None)
-        return process.pid if process is not None else None
+        return self._process.pid if self._process is not None else None
 
 
 def _pump(stream, put):
