@@ -80,6 +80,12 @@ def test_a_typed_move_is_recorded_exactly_with_its_promotion_choice(sim):
     assert recorded(sim)[-1] == "7c7b"
 
 
+def test_an_sfen_without_its_move_number_sets_up_the_position(sim):
+    run(sim, "sfen " + PROMOTE_SFEN.rsplit(" ", 1)[0], "move 7d7c")
+    assert recorded(sim) == ["7d7c"]
+    assert sim.recorder.position.sfen() == _replayed(PROMOTE_SFEN, ["7d7c"])
+
+
 def test_a_typed_drop_is_recorded_with_its_piece(sim):
     for usi in ("N*7e", "R*5e", "P*2e", "B*1e"):
         run(sim, "sfen " + HAND_SFEN, "move " + usi)
@@ -101,6 +107,7 @@ BAD_INPUT = [
     ("move P*9z", "USI"), ("lift 9z", "squares are"), ("place", "unknown command"),
     ("press C", "unknown command"), ("tap", "unknown command"), ("wait soon", "unknown command"),
     ("sfen a b c d", "bad SFEN"), ("sfen 9/9/9/9/9/9/9/9/9 b - 1", "bad SFEN"),
+    ("sfen garbage", "needs 3 or 4 fields"), ("sfen 3k3/7/7/7/7/7/7/7/3K3 b R 1 x", "got 5"),
     ("new chess", "valid variants: yari, shogi"),
     ("new yari queen", "valid handicaps: bishop, four-pieces, rook, six-pieces, two-pieces"),
     ("new yari - blitz", "valid modes: casual, tournament"),

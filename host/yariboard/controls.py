@@ -62,7 +62,7 @@ class HostControls:
             raise ValueError(NO_DRAW_OFFERS)
         elif verb == "new" and len(args) <= 3:
             self.new_game(*args)
-        elif verb == "sfen" and len(args) == 4:
+        elif verb == "sfen" and args:
             self.set_up(" ".join(args))
         elif verb == "replay" and len(args) == 1:
             self.replay(args[0])
@@ -101,7 +101,8 @@ class HostControls:
     def set_up(self, sfen):
         position = self._game()
         try:
-            Position(position.variant, sfen)
+            # written out again in full: the board takes all four fields, move number too
+            sfen = Position(position.variant, sfen).sfen()
         except (SfenError, ValueError) as error:
             raise ValueError("bad SFEN %r: %s" % (sfen, error))
         self._stop_replay()
