@@ -300,8 +300,8 @@ def has_firmware(flash_path):
 
 class EmuRig(SimRig):
     """The emulated Pico on the desk, with hands and a cable: simrig.SimRig, with the
-    emulator in place of the unix port (the port, the cable's replug, the reset and the
-    arranging of the pieces are SimRig's).
+    emulator in place of the unix port (the port, the cable's replug, the reset, the
+    arranging of the pieces and close are SimRig's).
 
     The first start on an empty flash file deploys the firmware with `make flash`'s
     commands, as a user does with a new Pico.
@@ -324,11 +324,6 @@ class EmuRig(SimRig):
         self.board.wait_scanning()
         self.plugged = True
         return self
-
-    def close(self):
-        if self.board is not None:
-            self.board.close()
-        self.plugged = False
 
     def unplug(self):
         """Pull the USB cable: the board loses power and its port is gone."""

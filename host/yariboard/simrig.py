@@ -29,6 +29,8 @@ def hand_actions(position, move):
 
 
 class SimRig:
+    _scratch = None   # the temporary folder close() removes, if the rig made one
+
     def __init__(self, storage_dir=None, board="yari-9x7", clock="virtual", log_dir=None):
         """Without `storage_dir` the board's flash is a temporary folder, removed by close().
         An unknown `board` raises resources.UnknownBoard before anything is made."""
