@@ -39,7 +39,7 @@ test-slow: $(STAMP) $(EMU_STAMP)
 
 # 10 000 noisy games with overlapping moves and 1 000 power cuts; prints its figures.
 soak: $(STAMP)
-	$(BIN)/python -m pytest -q -s -m soak tests/test_soak.py
+	$(BIN)/python -m pytest -q -s -m soak tests/firmware/test_soak.py
 
 # Heap figures on the 32-bit unix port (the Pico's word size; the budgets) and the 64-bit one.
 bench: $(STAMP) $(EMU_STAMP)
@@ -51,7 +51,7 @@ demo: $(STAMP)
 sim: $(STAMP)
 	$(BIN)/yariboard sim
 
-# Fairy-Stockfish (npm package, pinned in host/yariboard/fsf.py) into the per-user engines
+# Fairy-Stockfish (npm package, pinned in host/yariboard/engines/fsf.py) into the per-user engines
 # folder ($YARIBOARD_ENGINES_DIR if set); needs Node.js and npm.
 fsf: $(STAMP)
 	$(BIN)/yariboard engines install fsf

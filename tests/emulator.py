@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from tests.mpy import ROOT
-from yariboard.emurig import EmulatedPico, missing_parts
-from yariboard.simboard import SerialClient
+from yariboard.sim.emulator import EmulatedPico, missing_parts
+from yariboard.sim.board import SerialClient
 
 needs_emulator = pytest.mark.skipif(bool(missing_parts()) and not os.environ.get("CI"),
                                     reason=missing_parts() or "ready")

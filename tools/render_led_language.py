@@ -1,7 +1,7 @@
 """Draw docs/led-language.png, the legend of the board's LEDs, from the one table in
 firmware/boardfw/ledlang.py: a swatch, the style's name and meaning, and its blink pattern
 as a strip of lit and dark steps over two seconds. Names and meanings come from
-host/yariboard/ledstyles.py, not the firmware: the board never shows them.
+host/yariboard/board/ledstyles.py, not the firmware: the board never shows them.
 
     .venv/bin/python tools/render_led_language.py [OUT.png]
 """
@@ -11,7 +11,7 @@ import sys
 from PIL import Image, ImageDraw, ImageFont
 
 from boardfw import ledlang
-from yariboard.ledstyles import MEANINGS, channels, style_names
+from yariboard.board.ledstyles import MEANINGS, channels, style_names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OUT = os.path.join(ROOT, "docs", "led-language.png")

@@ -4,7 +4,7 @@ Each style has a colour and a blink pattern. A pattern is 8 steps of STEP_MS (on
 all): b'#' lit, b'.' dark. The interpreter says which style each square shows (a small int,
 the style's row in TABLE); `colour(style, now_ms)` turns that into the 0xRRGGBB to send at
 that instant. docs/led-language.png, drawn from this table by tools/render_led_language.py,
-gives each style's name and meaning (host/yariboard/ledstyles.py).
+gives each style's name and meaning (host/yariboard/board/ledstyles.py).
 """
 
 from micropython import const

@@ -5,7 +5,7 @@
 For each hardware/boards/NAME.json it writes hardware/NAME/: NAME.net (KiCad netlist),
 matrix/controller/layout .svg and .png, bom.csv and power-budget.csv; then it refreshes the
 pin table in hardware/README.md. With --out everything goes under DIR instead (README.md
-included), which is how tests/test_hardware.py finds stale committed files.
+included), which is how tests/hardware/test_hardware.py finds stale committed files.
 """
 import argparse
 import glob

@@ -18,9 +18,9 @@ import time
 from shogicore.game import Game
 from shogicore.move import is_drop, move_from, to_usi
 from yariboard.benchmarks.firmware import long_game
-from yariboard.emurig import (HAND_MS, EmulatedPico, EmulatorError, deploy, led_styles,
+from yariboard.sim.emulator import (HAND_MS, EmulatedPico, EmulatorError, deploy, led_styles,
                               missing_parts)
-from yariboard.simboard import SerialClient, move_gestures
+from yariboard.sim.board import SerialClient, move_gestures
 
 PLIES = int(os.environ.get("YARIBOARD_BENCH_PLIES", "300"))
 PROBE_PIN = 26

@@ -8,8 +8,8 @@ import time
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, YARI
 
-from yariboard.engine import Engine
-from yariboard.players import GreedyPlayer, RandomPlayer, play_game
+from yariboard.engines.builtin.search import Engine
+from yariboard.engines.players import GreedyPlayer, RandomPlayer, play_game
 
 # Reached by seeded self-play of the engine at level 2 (35 plies from the start): one side
 # ahead, one with pieces in hand (many drops), one level.

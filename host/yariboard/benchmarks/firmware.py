@@ -28,7 +28,7 @@ from boardfw.save_reader import parse
 from shogicore.game import Game
 from shogicore.notation import to_usi
 from yariboard.resources import CHECKOUT, board_file
-from yariboard.simboard import FIRMWARE, micropython_binary, move_gestures, occupied_squares
+from yariboard.sim.board import FIRMWARE, micropython_binary, move_gestures, occupied_squares
 
 BUDGET_KB = 64     # whole firmware, 300-ply game, 32-bit
 PLIES = 300

@@ -8,9 +8,9 @@ import time
 from shogicore.position import Position
 from shogicore.variants import YARI
 
-from yariboard import fsf
+from yariboard.engines import fsf
 from yariboard.benchmarks.engine import MIDDLEGAMES
-from yariboard.match import open_builtin
+from yariboard.engines.match import open_builtin
 
 SEARCH_SECONDS = 3
 

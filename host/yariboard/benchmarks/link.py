@@ -15,10 +15,10 @@ import time
 from shogicore.move import is_drop, make_move, move_from, move_to
 from shogicore.position import Position
 from boardfw.interpreter import SETTLE_MS
-from yariboard.archive import Archive
-from yariboard.link import Link
-from yariboard.recorder import Recorder
-from yariboard.simrig import SimRig, hand_actions
+from yariboard.records.archive import Archive
+from yariboard.board.link import Link
+from yariboard.play.recorder import Recorder
+from yariboard.sim.rig import SimRig, hand_actions
 
 PLIES = {"real": 20, "virtual": 60}
 

@@ -12,8 +12,8 @@ without it the benchmark says so and stops."""
 import os
 import time
 
-from yariboard import fsf
-from yariboard.match import describe_score, run_match
+from yariboard.engines import fsf
+from yariboard.engines.match import describe_score, run_match
 
 GAMES = int(os.environ.get("YARIBOARD_BENCH_MATCH_GAMES", "20"))
 NODES = tuple(int(n) for n in os.environ.get("YARIBOARD_BENCH_MATCH_NODES",

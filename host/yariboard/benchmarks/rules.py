@@ -18,7 +18,6 @@ from shogicore import SHOGI, YARI, Position
 from shogicore.notation import to_usi
 from shogicore.perft import perft
 from yariboard import resources
-
 FIRMWARE = resources.firmware_dir()
 CORE = os.path.join(FIRMWARE, "shogicore")
 

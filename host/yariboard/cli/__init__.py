@@ -1,0 +1,1 @@
+"""The `yariboard` command line: argument parsing and one thin module per command."""

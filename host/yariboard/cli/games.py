@@ -1,0 +1,183 @@
+"""`yariboard games list | show | export | import | delete`: the game archive from the command line.
+
+list, show and export only read: they take no lock, so they work while a game is being
+recorded."""
+import dataclasses
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from shogicore.notation import to_hodges
+from yariboard.records import analysis, formats as exports
+from yariboard.records.formats import kif
+from yariboard.cli import analyse as analyse_command
+from yariboard.cli.common import add_db_option, fail, open_archive
+from yariboard.records.game import RecordError, replay
+from yariboard.ui.view import ViewState, render
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("games", help="list, show, export and import archived games",
+                                   description="The game archive (SQLite).")
+    add_db_option(parser)
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    listing = actions.add_parser("list", help="one line per game, newest first")
+    add_db_option(listing)
+    listing.set_defaults(func=list_games)
+
+    show = actions.add_parser("show", help="headers, final position and every move of a game")
+    add_db_option(show)
+    show.add_argument("id", type=int, help="game number (from `games list`)")
+    show.add_argument("--ply", type=int, default=None, help="show the position after this many moves")
+    show.set_defaults(func=show_game)
+
+    export = actions.add_parser("export", help="write games as PGN-like text, KIF, CSA or JSON")
+    add_db_option(export)
+    export.add_argument("ids", type=int, nargs="*", help="game numbers (default: every game)")
+    export.add_argument("-o", "--output", help="file to write (default: standard output)")
+    export.add_argument("--format", choices=exports.FORMATS,
+                        help="pgn, kif (.kif Shift_JIS, .kifu UTF-8), csa (standard shogi) or json; "
+                             "default from the file name, else pgn")
+    export.set_defaults(func=export_games)
+
+    deleting = actions.add_parser("delete", help="remove games from the archive")
+    add_db_option(deleting)
+    deleting.add_argument("ids", type=int, nargs="+", help="game numbers (from `games list`)")
+    deleting.set_defaults(func=delete_games)
+
+    importing = actions.add_parser("import", help="read games from a PGN-like, KIF, CSA or JSON file; "
+                                                  "games the archive already has are skipped")
+    add_db_option(importing)
+    importing.add_argument("file", help="file to read")
+    importing.add_argument("--format", choices=exports.FORMATS, help="default: from the file name")
+    importing.set_defaults(func=import_games)
+
+    analyse_command.register(actions)
+
+
+RESULT_SHORT = {"black": "1-0", "white": "0-1", "draw": "½-½", "": "*"}
+
+
+def list_games(args):
+    with open_archive(args, readonly=True) as archive:
+        games = archive.summaries()
+    if not games:
+        print("no games in %s" % (getattr(args, "db", None) or "the archive"))
+        return 0
+    table = Table("id", "date", "variant", "black", "white", "moves", "result", "ending", box=None)
+    for record, count in games:
+        table.add_row(str(record.id), record.date.replace("T", " ").rstrip("Z"),
+                      record.variant + (" (%s)" % record.handicap if record.handicap else ""),
+                      record.black, record.white, str(count), RESULT_SHORT[record.winner],
+                      record.reason or "in progress")
+    Console().print(table)
+    return 0
+
+
+def show_game(args):
+    with open_archive(args, readonly=True) as archive:
+        try:
+            record = archive.game(args.id)
+        except KeyError as error:
+            return fail(error.args[0])
+        stored = analysis.load(archive, args.id)
+    plies = len(record.moves) if args.ply is None else max(0, min(args.ply, len(record.moves)))
+    hodges, first_side = [], []
+
+    def note(index, position, move):
+        if not first_side:
+            first_side.append(position.side)
+        hodges.append(to_hodges(position, move))
+
+    shown = dataclasses.replace(record, moves=record.moves[:plies])
+    full = []
+    try:
+        replay(record, lambda index, pos, move: full.append(to_hodges(pos, move)))
+        position = replay(shown, note)
+    except RecordError as error:
+        return fail("game %d in %s cannot be replayed (%s): the archive is damaged; export "
+                    "the other games and import them into a new archive" % (record.id, archive.path, error))
+    state = ViewState(variant=record.variant, sfen=position.sfen(), moves=hodges,
+                      first_side=first_side[0] if first_side else position.side,
+                      black=record.black, white=record.white,
+                      result="%s:%s" % (record.winner, record.reason) if record.winner and plies == len(record.moves) else "",
+                      message="game %d, %s, %s mode%s, after %d of %d moves" % (
+                          record.id, record.date, record.mode,
+                          ", handicap " + record.handicap if record.handicap else "", plies, len(record.moves)))
+    console = Console()
+    console.print(render(state))
+    table = Table("#", "move", "USI", "at", box=None)
+    for index, (text, entry) in enumerate(zip(full, record.moves), 1):
+        table.add_row(str(index), text, entry.usi, entry.at)
+    console.print(table)
+    analyse_command.show_analysis(console, record, stored)
+    return 0
+
+
+def export_games(args):
+    fmt = args.format or (exports.format_for_path(args.output) if args.output else "pgn")
+    with open_archive(args, readonly=True) as archive:
+        ids = args.ids or archive.ids()
+        try:
+            records = [archive.game(game_id) for game_id in ids]
+        except KeyError as error:
+            return fail(error.args[0])
+        analyses = {record.id: analysis.load(archive, record.id) for record in records}
+    try:
+        text = exports.export_games(records, fmt, {k: v for k, v in analyses.items() if v})
+    except RecordError as error:
+        return fail("%s: %s" % (archive.path, error))
+    if args.output:
+        encoding = kif.encoding_for(args.output) if fmt == "kif" else "utf-8"
+        try:
+            data = text.encode(encoding)
+        except UnicodeEncodeError as error:
+            return fail("%r cannot be written in Shift_JIS, which .kif files use; "
+                        "name the file .kifu to write UTF-8" % error.object[error.start:error.end])
+        with open(args.output, "wb") as out:
+            out.write(data)
+        print("wrote %d game(s) to %s" % (len(records), args.output), file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def import_games(args):
+    """All games of the file are stored in one transaction, or none when any is refused."""
+    try:
+        fmt = exports.format_for_path(args.file, args.format)
+        text = read_text(args.file)
+        records = exports.import_games(text, fmt)
+    except (OSError, RecordError) as error:
+        return fail("%s: %s" % (args.file, error))
+    with open_archive(args) as archive:
+        added, present = archive.import_all(records)
+    print("imported %d game(s): %s" % (len(added), " ".join(map(str, added))))
+    if present:
+        print("already in the archive, skipped: %s" % " ".join(map(str, present)))
+    return 0
+
+
+def delete_games(args):
+    """All the named games go, or none when one of them is not in the archive."""
+    with open_archive(args) as archive:
+        try:
+            archive.delete(args.ids)
+        except KeyError as error:
+            return fail(error.args[0])
+    print("deleted %d game(s): %s" % (len(args.ids), " ".join(map(str, args.ids))))
+    return 0
+
+
+def read_text(path):
+    """UTF-8 (with or without BOM), else Shift_JIS as older KIF files are written."""
+    with open(path, "rb") as source:
+        data = source.read()
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise RecordError("line 1: neither UTF-8 nor Shift_JIS text")

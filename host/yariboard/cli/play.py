@@ -1,0 +1,217 @@
+"""`yariboard play`: you at the board against an engine.
+
+The engine's move is lit on the board (an order) and counts once you have carried it out
+with the pieces; your moves are read by the board as usual. Ask for a hint with the board's
+button A or by typing `hint`; the other host controls (take back, resign, new game, set-up,
+replay) are in controls.py. Holding A on the board resigns for you, never for the engine.
+An optional game clock (clocks.py) sets the engine's time and records a flag fall. Every
+committed move goes to the archive as it happens. For Wa Shogi with drops, `--engine crazywa`
+plays CrazyWa (Debian's `crazywa`), which speaks the XBoard protocol.
+"""
+import argparse
+import os
+import queue
+
+from rich.console import Console
+from rich.text import Text
+
+from boardfw import config as board_config
+from shogicore.variants import BLACK, WHITE
+from yariboard.engines import fsf
+from yariboard import resources
+from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
+from yariboard.play.clocks import GameClock, parse_time_control
+from yariboard.play.controls import HELP as CONTROLS_HELP
+from yariboard.play.controls import HostControls
+from yariboard.cli.sim import (SimConsole, add_game_options, board_for, check_game_options,
+                                    keyboard_lines, make_rig, run_interactive)
+from yariboard.engines.builtin.search import LEVELS, Engine
+from yariboard.board.link import BoardRefused, Link, LinkError
+from yariboard.play.recorder import Recorder
+from yariboard.play.session import PlaySession
+from yariboard.engines.usi import UsiEngine, UsiError
+from yariboard.ui.view import render
+from yariboard.engines.xboard import XBoardEngine, XBoardError
+
+XBOARD_ENGINES = ("crazywa",)   # engines run through the XBoard client, by command name
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("play", help="play against an engine on the board",
+                                   description=__doc__.split("\n\n")[0])
+    add_db_option(parser)
+    parser.add_argument("--port", help="serial port of the board (default: find it by its USB ids)")
+    parser.add_argument("--sim", action="store_true",
+                        help="play on a simulated board, typing the sensor events (see `yariboard sim -h`)")
+    parser.add_argument("--engine", metavar="PATH",
+                        help="a USI engine to play, `fsf` for Fairy-Stockfish (installed with "
+                             "`yariboard engines install fsf`), or crazywa (XBoard) for Wa Shogi "
+                             "with drops (default: the built-in engine)")
+    parser.add_argument("--skill", type=skill_level, metavar="-20..20",
+                        help="with --engine fsf: Fairy-Stockfish's skill level (default 20, full strength)")
+    parser.add_argument("--nodes", type=positive_int, metavar="N",
+                        help="with --engine fsf: nodes per move (instead of time per move)")
+    parser.add_argument("--node", metavar="PATH", help="with --engine fsf: the Node.js to run it with")
+    parser.add_argument("--emulator", action="store_true",
+                        help="with --sim: the real Pico firmware image on the emulated RP2040")
+    parser.add_argument("--level", type=int, default=5, choices=sorted(LEVELS),
+                        help="built-in engine level (default %(default)s)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="thinking time per move (default: the level's, 1 s for a USI engine)")
+    parser.add_argument("--engine-side", choices=("black", "white"), default="white",
+                        help="the side the engine plays (default %(default)s)")
+    add_board_option(parser, "with --sim, the simulated board")
+    parser.add_argument("--new", action="store_true", help="start a new game on the board first")
+    add_game_options(parser)
+    parser.add_argument("--time", type=float, default=None, metavar="MINUTES",
+                        help="a game clock: MINUTES of main time per side (default: no clock)")
+    parser.add_argument("--byoyomi", type=float, default=0.0, metavar="SECONDS",
+                        help="with a clock: SECONDS per move once the main time is gone")
+    parser.add_argument("--increment", type=float, default=0.0, metavar="SECONDS",
+                        help="with a clock: SECONDS added after each move (Fischer)")
+    parser.add_argument("--you", default="player", help="your name for the archive")
+    parser.set_defaults(func=run)
+
+
+def skill_level(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not -20 <= value <= 20:
+        raise argparse.ArgumentTypeError("must be a whole number from -20 to 20, not %r" % text)
+    return value
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be a whole number of at least 1, not %r" % text)
+    return value
+
+
+def make_engine(args):
+    if fsf.is_fsf_name(args.engine):
+        return fsf.open_engine(args.engine_variant, node=args.node, skill=args.skill, nodes=args.nodes)
+    if args.skill is not None or args.nodes is not None or args.node is not None:
+        raise ValueError("--skill, --nodes and --node are for --engine fsf")
+    if args.engine and os.path.basename(args.engine) in XBOARD_ENGINES:
+        # a bare name is looked up where Debian installs it (/usr/games is not always on PATH)
+        return XBoardEngine(args.engine if os.sep in args.engine else None, variant=args.engine_variant)
+    if args.engine:
+        return UsiEngine(args.engine, variant=args.engine_variant)
+    return Engine(level=args.level)
+
+
+def engine_label(args):
+    if fsf.is_fsf_name(args.engine):
+        strength = ["skill %d" % args.skill] if args.skill is not None else []
+        strength += ["%d nodes/move" % args.nodes] if args.nodes else []
+        return "Fairy-Stockfish %s%s" % (fsf.FSF_VERSION,
+                                         " (%s)" % ", ".join(strength) if strength else "")
+    return args.engine or "built-in engine, level %d" % args.level
+
+
+def run(args):
+    side = BLACK if args.engine_side == "black" else WHITE
+    if args.variant is None:   # the engine plays the board's game; no new game is asked for
+        args.engine_variant = (board_config.load(resources.board_file(board_for(args))).variant
+                               if args.sim else "yari")
+    else:
+        args.engine_variant = args.variant
+    try:
+        if args.seconds is not None and args.seconds <= 0:
+            raise ValueError("--seconds must be above 0, not %g" % args.seconds)
+        control = parse_time_control(args.time, args.byoyomi, args.increment)
+        if args.variant is not None or args.handicap is not None:
+            check_game_options(args, args.variant or "yari")
+        engine = make_engine(args)
+    except (UsiError, XBoardError, ValueError) as error:
+        return fail(str(error))
+    args.clock = GameClock(control) if control else None
+    engine_name = engine_label(args)
+    names = (engine_name, args.you) if side == BLACK else (args.you, engine_name)
+    console = Console()
+    try:
+        with open_archive(args) as archive:
+            if args.sim:
+                return play_simulated(args, archive, engine, side, names, console)
+            return play_board(args, archive, engine, side, names, console)
+    except (LinkError, XBoardError) as error:
+        return fail(str(error))
+    finally:
+        engine.close()
+
+
+def start_new_game(args, link, board_variant):
+    try:
+        variant, handicap, mode = check_game_options(args, board_variant)
+        link.request("new", variant, handicap, mode)
+    except ValueError as error:
+        raise LinkError(str(error))
+    except BoardRefused as error:
+        raise LinkError(str(error))
+
+
+def play_simulated(args, archive, engine, side, names, console):
+    with make_rig(args, "real") as rig:
+        sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
+                         time_limit=args.seconds, clock=args.clock)
+        sim.pump(0.2)
+        new_game = check_game_options(args, rig.board.config.variant)
+        if new_game:
+            try:
+                sim.execute("new " + " ".join(new_game))
+            except ValueError as error:
+                raise LinkError(str(error))
+        run_interactive(sim, console, until_finished=True)
+        sim.show()
+    return 0
+
+
+def play_board(args, archive, engine, side, names, console):
+    link = Link(port=args.port)
+    link.connect(timeout=10)
+    recorder = Recorder(link, archive, black=names[0], white=names[1])
+    session = PlaySession(recorder, {side: engine}, time_limit=args.seconds, clock=args.clock)
+    controls = HostControls(session, archive)
+    if args.mode is not None:
+        start_new_game(args, link, link.request("version")[2])
+    console.print("type `help` for the controls, `quit` to stop (the game stays on the board)")
+    lines = keyboard_lines()
+    shown = None
+    try:
+        while not session.finished():
+            controls.followed(session.step(0.05))
+            try:
+                words = lines.get_nowait().split()
+            except queue.Empty:
+                words = []
+            if words and words[0].lower() == "quit":
+                break
+            if words:
+                try:
+                    if words[0].lower() == "help":
+                        console.print(CONTROLS_HELP + "\n  quit                    stop")
+                    elif not controls.execute(words[0].lower(), words[1:]):
+                        raise ValueError("unknown command %r (type help)" % " ".join(words))
+                except ValueError as error:
+                    console.print(Text(str(error), style="red"), soft_wrap=True)
+            shown = show_if_changed(console, session.view(names=names), shown)
+        session.step(0.1)            # the last events (a resignation's end), then the screen
+        show_if_changed(console, session.view(names=names), shown)
+    except KeyboardInterrupt:
+        console.print("interrupted: the game stays on the board and in the archive")
+    finally:
+        link.close()
+    return 0
+
+
+def show_if_changed(console, state, shown):
+    """Print the screen of `state` unless it is the one last shown; returns what is shown."""
+    if state != shown:
+        console.print(render(state))
+    return state

@@ -1,0 +1,1 @@
+"""The built-in engine: its search, judgement, move generator and make/unmake."""

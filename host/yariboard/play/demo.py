@@ -1,0 +1,71 @@
+"""`yariboard demo`: a whole game through the simulated board, saved in the archive.
+
+Two built-in engines play each other. Every move is ordered on the board with `show` and
+carried out by scripted hands on the simulated reed switches; the firmware (the real one,
+on the MicroPython unix port) commits it and announces it over the pseudo-terminal, and
+only then does the archive store it. The game ends with the board's own verdict (mate,
+repetition, ...) or, at the move limit, by material adjudication (players.adjudicate: the
+side at least 3 Pawns ahead wins, else a draw), recorded as 'adjudication'.
+"""
+import time
+
+from rich.console import Console
+from rich.live import Live
+
+from shogicore.variants import BLACK, WHITE
+from yariboard.engines.builtin.search import Engine
+from yariboard.board.link import Link
+from yariboard.engines.players import adjudicate
+from yariboard.play.recorder import Recorder
+from yariboard.play.session import PlaySession
+from yariboard.sim.rig import SimRig
+from yariboard.ui.view import render
+
+DEFAULT_MAX_PLIES = 160
+DEFAULT_LEVELS = (5, 1)
+SECONDS_PER_MOVE = 0.15
+WINNER_NAMES = {BLACK: "black", WHITE: "white", None: "draw"}
+
+
+def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1,
+             seconds_per_move=SECONDS_PER_MOVE, console=None, live=True, storage_dir=None,
+             board="yari-9x7"):
+    """Play one engine-vs-engine game on the simulated board; returns the archive game id.
+
+    `levels`: (Black's, White's) engine levels; unequal levels make a decisive game likely.
+    `board`: the simulated board (hardware/boards/NAME.json), whose variant is played.
+    """
+    console = console or Console()
+    names = tuple("built-in engine, level %d" % level for level in levels)
+    engines = {BLACK: Engine(level=levels[0], seed=seed), WHITE: Engine(level=levels[1], seed=seed + 1)}
+    with SimRig(storage_dir, board=board) as rig:
+        link = Link(finder=rig.ports)
+        recorder = Recorder(link, archive, black=names[0], white=names[1])
+        pending = []
+        session = PlaySession(recorder, engines, time_limit=seconds_per_move,
+                              on_order=lambda position, move: pending.append((position.copy(), move)))
+        refresh = Live(console=console, refresh_per_second=8, transient=False) if live else None
+        try:
+            if refresh:
+                refresh.start()
+            while not session.finished():
+                session.step(0.02)
+                if pending:
+                    position, move = pending.pop()
+                    rig.perform(position, move)
+                if refresh:
+                    refresh.update(render(session.view(rig.led_styles(), names, rig.phase())))
+                if recorder.position is not None and len(recorder.position.moves()) >= max_plies:
+                    winner = WINNER_NAMES[adjudicate(recorder.position)]
+                    archive.finish(recorder.game_id, winner, "adjudication")
+                    session.message = "move limit reached: adjudicated by material"
+                    break
+            # Let the board light the end of the game, then show it one last time.
+            time.sleep(0.2)
+            if refresh:
+                refresh.update(render(session.view(rig.led_styles(), names, rig.phase())))
+        finally:
+            if refresh:
+                refresh.stop()
+            link.close()
+        return recorder.game_id

@@ -1,0 +1,356 @@
+"""Playing through the board: engines order their moves, people carry them out.
+
+An engine's move is sent with `show` (the board lights it as an order) and counts only when
+the board commits it, i.e. once someone has performed it with the pieces; the recorder
+archives it then, like any move. The engine searches in a thread of its own, so the screen
+shows the search as it goes and the keyboard and the board are served meanwhile. A hint (the
+board's button or the host's request) is the engine's choice for the side to move, lit with
+`hint`. After a reconnect or a board reboot the pending order is sent again (a rebooted
+board has forgotten it) without a new search. With a clock, the engine's time per move
+comes from it and a flag fall is recorded on the board as a loss on time.
+"""
+import threading
+import time
+
+from shogicore.notation import parse_usi, to_hodges, to_usi
+from shogicore.position import Position
+from shogicore.variants import BLACK, variant_by_name
+
+from yariboard.engines.builtin.search import Engine
+from yariboard.board.link import BoardRefused, Disconnected
+from yariboard.ui.view import Evaluation, ViewState
+
+HINT_SECONDS = 0.5
+SIDE_WORDS = ("black", "white")
+# Events after which any note about the previous position is out of date.
+NEW_POSITION_EVENTS = ("move", "undo", "new", "hello")
+
+
+class Search:
+    """One engine search running in a thread; `result` is set when it is done."""
+
+    def __init__(self, engine, position, time_limit, key):
+        self.engine = engine
+        self.position = position
+        self.key = key
+        self.started = time.monotonic()
+        self.result = None
+        self.error = None
+        self._thread = threading.Thread(target=self._run, args=(time_limit,), daemon=True)
+        self._thread.start()
+
+    def _run(self, time_limit):
+        try:
+            self.result = self.engine.search(self.position, time_limit=time_limit)
+        except Exception as error:   # an engine that dies is reported, not fatal
+            self.error = error
+
+    def done(self):
+        return not self._thread.is_alive()
+
+    def describe(self):
+        """'thinking 3 s: depth 4, 12000 nodes, best P-7f, +0.35 for Black' (the score is
+        always from Black's point of view, whichever side the engine plays)."""
+        parts = ["thinking %d s:" % (time.monotonic() - self.started)]
+        progress = getattr(self.engine, "progress", None)
+        if progress is not None:
+            if progress.depth:
+                parts.append("depth %d" % progress.depth)
+            if progress.nodes:
+                parts.append("%d nodes" % progress.nodes)
+            best = progress.move if progress.move is not None else (
+                progress.pv[0] if progress.pv else None)
+            if best is not None:
+                try:
+                    parts.append("best " + to_hodges(self.position, best))
+                except ValueError:
+                    pass
+            parts.append(black_view(self.position, progress).score_text())
+        return parts[0] + " " + ", ".join(parts[1:])
+
+
+class PlaySession:
+    def __init__(self, recorder, engines, time_limit=None, on_order=None, hint_engine=None,
+                 clock=None):
+        """`engines`: {BLACK or WHITE: engine} for the sides the computer plays.
+
+        `on_order(position, move)` is called after an engine move was lit on the board
+        (the demo's scripted hands carry it out there). Hints come from `hint_engine`, else
+        from the playing engine, else from a built-in engine made when first asked.
+        `clock`: a clocks.GameClock, or None to play without time limits.
+        """
+        self.recorder = recorder
+        self.engines = engines
+        self.time_limit = time_limit
+        self.on_order = on_order
+        self.hint_engine = hint_engine
+        self.clock = clock
+        self.evaluation = None
+        self.message = ""
+        self.refusal = ""
+        self.choice = ""           # Hodges of the move a board without a picture offers
+        self.mismatch = []         # squares where the pieces differ from the game, if any
+        self.thinking = None       # the Search in progress
+        self.ordering = True       # False while the host lights other moves (a replay)
+        self._hint = None          # (board game, SFEN, Hodges) of the hint last lit
+        self._order = None         # (board game, SFEN, words) of the ordered move last lit
+        self._chosen = {}          # (board game, SFEN) -> engine move, searched once
+        self._lit = None           # (board game, SFEN, link connections) last sent with show
+        self._notation = ([], [])  # (USI moves, their Hodges) of the game shown
+        self._told = None          # (board game, link connections) the board was told `host` for
+
+    def finished(self):
+        return self.recorder.result != "-"
+
+    def step(self, timeout=0.05):
+        events = self.recorder.step(timeout)
+        for verb, words in events:
+            if verb in NEW_POSITION_EVENTS or verb in ("refused", "end"):
+                self.choice = ""
+            if verb in NEW_POSITION_EVENTS:
+                self.message = ""
+                self._follow_clock(verb)
+            if verb == "hint-request":
+                self.hint()
+            elif verb == "illegal":
+                self.message = "illegal move %s: it loses (tournament)" % (words[0] if words else "")
+            elif verb == "refused":
+                self.refusal = words[0] if words else ""
+            elif verb == "choice" and words and self.recorder.position is not None:
+                try:
+                    self.choice = to_hodges(self.recorder.position,
+                                            parse_usi(self.recorder.position.variant, words[0]))
+                except ValueError:
+                    self.choice = words[0]
+            elif verb == "mismatch":
+                self.mismatch = words[1:] if words and words[0] != "0" else []
+            elif verb == "warning":
+                self.message = "board warning: " + " ".join(words)
+            elif verb == "end" and self.clock:
+                self.clock.stop()
+        self._check_flag()
+        self._tell_host_side()
+        self._order_engine_move()
+        return events
+
+    def _tell_host_side(self):
+        """Tell the board which side the engine plays, once per game and connection (a
+        rebooted board forgets it): a long press of A is then the person's resignation even
+        before the engine's first move is lit."""
+        link = self.recorder.link
+        if not link.connected() or link.needs_resync or self.recorder.board_game is None:
+            return
+        told = (self.recorder.board_game, link.connections)
+        if self._told == told:
+            return
+        side = next(iter(self.engines)) if len(self.engines) == 1 else None
+        try:
+            link.request("host", "-" if side is None else SIDE_WORDS[side])
+        except BoardRefused:     # a board whose firmware predates `host`: it learns at `show`
+            pass
+        except Disconnected:
+            link.needs_resync = True
+            return
+        self._told = told
+
+    def _key(self):
+        """The game and position on the board: what a search, an order or a hint is for
+        (after a take-back the same ply may hold another position)."""
+        position = self.recorder.position
+        return (self.recorder.board_game, position.sfen() if position is not None else "")
+
+    # -- the clock ------------------------------------------------------------------------
+
+    def _follow_clock(self, verb):
+        position = self.recorder.position
+        if self.clock is None or position is None:
+            return
+        if verb == "move" and not self.finished():
+            self.clock.moved(1 - position.side)
+        elif verb == "new":
+            self.clock.reset()
+            self.clock.start(position.side)
+        elif not self.finished():
+            self.clock.start(position.side)
+
+    def _check_flag(self):
+        if self.clock is None or self.finished() or self.recorder.position is None:
+            return
+        if self.clock.running is None:
+            self.clock.start(self.recorder.position.side)
+        side = self.clock.flag()
+        if side is None:
+            return
+        try:
+            self.recorder.link.request("resign", SIDE_WORDS[side], "time")
+            self.clock.stop()
+        except (BoardRefused, Disconnected):
+            self.recorder.link.needs_resync = True
+
+    # -- the engine's move ----------------------------------------------------------------
+
+    def _order_engine_move(self):
+        position = self.recorder.position
+        if position is None or self.finished() or position.side not in self.engines:
+            return
+        if not self.ordering or not self.recorder.link.connected() or self.recorder.link.needs_resync:
+            return
+        key = self._key()
+        lit = key + (self.recorder.link.connections,)
+        if self._lit == lit:
+            return
+        move = self._chosen.get(key)
+        if move is None:
+            move = self._searched_move(position, key)
+            if move is None:
+                return
+        try:
+            self.recorder.link.request("show", to_usi(position.variant, move))
+        except (BoardRefused, Disconnected):
+            self.recorder.link.needs_resync = True
+            return
+        self._lit = lit
+        self._order = key + ("the engine's move " + to_hodges(position, move),)
+        if self.on_order:
+            self.on_order(position, move)
+
+    def _searched_move(self, position, key):
+        """The engine's move once its search for `key` is done; starts the search."""
+        search = self.thinking
+        if search is not None and not search.done():
+            return None        # (a search for an older position first runs out its time)
+        if search is None or search.key != key:
+            engine = self.engines[position.side]
+            limit = self.time_limit
+            if self.clock is not None:
+                limit = min(limit or 1e9, self.clock.think_time(position.side))
+            self.thinking = Search(engine, position.copy(), limit, key)
+            return None
+        self.thinking = None
+        result = search.result
+        if search.error is not None:
+            self.message = "engine failed: %s" % search.error
+            return None
+        if result.move is None:
+            if result.resign:  # the engine gives up: recorded on the board like a player's
+                try:
+                    self.recorder.link.request("resign", SIDE_WORDS[position.side])
+                except (BoardRefused, Disconnected):
+                    self.recorder.link.needs_resync = True
+            return None
+        self.evaluation = black_view(position, result)
+        self._chosen[key] = result.move
+        return result.move
+
+    # -- host controls --------------------------------------------------------------------
+
+    def hint(self, engine=None):
+        """Light the engine's choice for the side to move; returns it (USI) or None."""
+        position = self.recorder.position
+        if position is None or self.finished():
+            self.message = "no hint: no game in progress"
+            return None
+        if position.side in self.engines:
+            self.message = "no hint: the engine is to move"
+            return None
+        if self.thinking is not None and not self.thinking.done():
+            self.message = "no hint: the engine is still thinking"
+            return None
+        engine = engine or self.hint_engine or next(iter(self.engines.values()), None)
+        if engine is None:
+            engine = self.hint_engine = Engine()
+        result = engine.search(position.copy(), time_limit=HINT_SECONDS)
+        if result.move is None:
+            self.message = "no hint: no legal move"
+            return None
+        self.evaluation = black_view(position, result)
+        usi = to_usi(position.variant, result.move)
+        try:
+            self.recorder.link.request("hint", usi)
+        except (BoardRefused, Disconnected) as error:
+            self.message = "no hint: %s" % error
+            return None
+        self._hint = self._key() + (to_hodges(position, result.move),)
+        return usi
+
+    def order(self, usi, whose):
+        """Light `usi` as a move to carry out (`whose`: "the replayed game's move")."""
+        position = self.recorder.position
+        self.request("show", usi)
+        self._order = self._key() + ("%s %s" % (whose, to_hodges(position, parse_usi(
+            position.variant, usi))),)
+
+    def human_side(self):
+        """The side a person plays when the engine plays the other; None if both or none."""
+        position = self.recorder.position
+        if len(self.engines) != 1:
+            return position.side if position is not None and not self.engines else None
+        return 1 - next(iter(self.engines))
+
+    def take_back(self):
+        """Take back the last move, and the engine's reply before it, so that a person
+        is to move again (the board lights the squares to put right)."""
+        position = self.recorder.position
+        engine_replied = len(self.engines) == 1 and (position.side ^ 1) in self.engines
+        self.request("undo")
+        if engine_replied and position.plies > 1:
+            self.request("undo")
+
+    def request(self, *words):
+        """A board request for a host control; BoardRefused says why it was refused."""
+        return self.recorder.link.request(*words)
+
+    # -- the picture ----------------------------------------------------------------------
+
+    def view(self, leds=None, names=("", ""), phase=""):
+        """The ViewState of the game on the board now (`leds`, `phase`: from the board)."""
+        record = self.recorder.record()
+        thinking = self.thinking.describe() if self.thinking and not self.thinking.done() else ""
+        if record is None:
+            return ViewState(status=self.recorder.link.status, leds=leds or {}, phase=phase,
+                             thinking=thinking, message=self.message)
+        usi = record.usi_moves()
+        done_usi, done_hodges = self._notation
+        common = 0
+        while common < min(len(usi), len(done_usi)) and usi[common] == done_usi[common]:
+            common += 1
+        variant = variant_by_name(record.variant)
+        position = Position(variant, record.start_sfen)
+        first_side = position.side
+        hodges = done_hodges[:common]
+        for index, text in enumerate(usi):
+            move = parse_usi(variant, text)
+            if index >= common:
+                hodges.append(to_hodges(position, move))
+            position.push(move)
+        self._notation = (usi, hodges)
+        key = self._key()
+        result = "" if self.recorder.result == "-" else self.recorder.result
+        if not result and record.winner and record.reason:   # ended by the host (adjudication)
+            result = "%s:%s" % (record.winner, record.reason)
+        return ViewState(variant=record.variant, sfen=position.sfen(), leds=leds or {},
+                         phase=phase, moves=hodges, first_side=first_side,
+                         black=record.black or names[0], white=record.white or names[1],
+                         evaluation=self.evaluation, status=self.recorder.link.status,
+                         result=result, message=self.message,
+                         hint=self._hint[2] if self._hint and self._hint[:2] == key else "",
+                         order=self._order[2] if self._order and self._order[:2] == key else "",
+                         refusal=self.refusal, thinking=thinking, choice=self.choice,
+                         mismatch=list(self.mismatch),
+                         clock=self.clock.describe() if self.clock else "")
+
+
+def black_view(position, result):
+    """The engine's score for the side to move, turned to Black's point of view."""
+    sign = 1 if position.side == BLACK else -1
+    pv = []
+    walk = position.copy()
+    for move in result.pv or ([result.move] if result.move is not None else []):
+        try:
+            pv.append(to_hodges(walk, move))
+            walk.push(move)
+        except ValueError:
+            break
+    return Evaluation(score=sign * result.score,
+                      mate=None if result.mate is None else sign * result.mate,
+                      depth=result.depth, pv=pv)

@@ -1,0 +1,391 @@
+"""The game archive: one SQLite file holding every game's headers and timed moves.
+
+Every write is one transaction committed with `synchronous=FULL` in WAL mode, so killing
+the host (or pulling the power) at any moment keeps everything already committed and
+never leaves half a move. Moves are keyed by (game, ply): storing a move the archive
+already has is a no-op, which is what lets the link replay the board's history after a
+reconnect without ever duplicating a move.
+
+Commands that only read open the archive with `readonly=True`: they take no write lock
+(WAL readers never wait for a writer), so a game being recorded elsewhere does not stop
+them. A file that is not a sound archive (damaged, truncated, not SQLite) raises
+ArchiveUnreadable naming the file and what to do; a write that finds the archive locked by
+another program past `busy_timeout` raises ArchiveBusy and changes nothing.
+"""
+import os
+import sqlite3
+
+import platformdirs
+
+from yariboard.records.game import GameRecord, MoveRecord, check_headers, now_stamp
+
+DB_ENV = "YARIBOARD_DB"
+# How long a write waits for another program's lock before ArchiveBusy (the recorder waits
+# less and queues its moves instead).
+WRITE_WAIT_S = 10.0
+# 1: games and moves. 2: adds the analyses tables; an archive of version 1 gains them the
+# first time it is opened (CREATE TABLE IF NOT EXISTS below), its games untouched.
+SCHEMA_VERSION = 2
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    variant     TEXT NOT NULL,
+    start_sfen  TEXT NOT NULL,
+    black       TEXT NOT NULL DEFAULT '',
+    white       TEXT NOT NULL DEFAULT '',
+    date        TEXT NOT NULL,
+    handicap    TEXT NOT NULL DEFAULT '',
+    mode        TEXT NOT NULL DEFAULT 'casual',
+    winner      TEXT NOT NULL DEFAULT '',
+    reason      TEXT NOT NULL DEFAULT '',
+    board_game  TEXT UNIQUE
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply         INTEGER NOT NULL,
+    usi         TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id     INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    engine      TEXT NOT NULL,
+    budget      TEXT NOT NULL,
+    at          TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS analysis_plies (
+    game_id     INTEGER NOT NULL REFERENCES analyses(game_id) ON DELETE CASCADE,
+    ply         INTEGER NOT NULL,
+    score       INTEGER NOT NULL,
+    mate        INTEGER,
+    best        TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+"""
+
+
+class ArchiveError(RuntimeError):
+    """A write the archive refuses (it would break a stored game); nothing was changed."""
+
+
+class ArchiveBusy(ArchiveError):
+    """Another program holds the archive's write lock; try again later."""
+
+
+class ArchiveUnreadable(ArchiveError):
+    """The file is not a sound game archive (damaged, truncated or not SQLite at all)."""
+
+
+def unreadable(path, error):
+    """The error for a file SQLite cannot read as an archive: which file, and what to do."""
+    return ArchiveUnreadable(
+        "%s is not a readable game archive (%s): move it aside and restore a backup, or "
+        "choose another --db" % (path, error))
+
+
+def _size(path):
+    return os.path.getsize(path) if os.path.exists(path) else 0
+
+
+def _is_busy(error):
+    return isinstance(error, sqlite3.OperationalError) and (
+        "locked" in str(error) or "busy" in str(error))
+
+
+def default_path():
+    """$YARIBOARD_DB if set, else games.sqlite3 in the user's data directory."""
+    override = os.environ.get(DB_ENV)
+    if override:
+        return override
+    return os.path.join(platformdirs.user_data_dir("yariboard", appauthor=False), "games.sqlite3")
+
+
+class Archive:
+    def __init__(self, path=None, readonly=False, busy_timeout=None):
+        """`path` None: $YARIBOARD_DB, else the default archive, made with its folder when
+        missing. A path the user gave (`path`, $YARIBOARD_DB) must be in a folder that
+        exists: a typo must not grow a tree of folders.
+        `readonly`: read without ever locking; a missing file reads as an empty archive."""
+        self.path = path or default_path()
+        directory = os.path.dirname(os.path.abspath(self.path))
+        if path is None and not os.environ.get(DB_ENV):
+            os.makedirs(directory, exist_ok=True)
+        elif not os.path.isdir(directory):
+            raise ArchiveError("no folder %s for the archive %s: create it first or choose "
+                               "another --db" % (directory, self.path))
+        empty = readonly and not os.path.exists(self.path)
+        # isolation_level=None: we open and commit every transaction ourselves.
+        self.db = sqlite3.connect(":memory:" if empty else self.path, isolation_level=None,
+                                  timeout=WRITE_WAIT_S if busy_timeout is None else busy_timeout)
+        try:
+            self._open(readonly and not empty)
+        except sqlite3.DatabaseError as error:
+            self.db.close()
+            if _is_busy(error):
+                raise ArchiveBusy("%s is locked by another program (%s)" % (self.path, error))
+            raise self.unreadable(error)
+        except BaseException:
+            self.db.close()
+            raise
+
+    def unreadable(self, error):
+        return unreadable(self.path, error)
+
+    def _open(self, readonly):
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise ArchiveError("%s was written by a newer yariboard (schema %d, this one reads %d): "
+                               "update yariboard, or move the file aside if it is damaged"
+                               % (self.path, version, SCHEMA_VERSION))
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        # a read-only look at an archive of schema 1 finds no analyses (it never migrates)
+        self.analysed = "analyses" in tables or not tables
+        check = self.db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise sqlite3.DatabaseError(check.splitlines()[0])
+        if not {"games", "moves"} <= tables and (tables or _size(self.path)):
+            # SQLite reads a few stray bytes as an empty database: not an archive either
+            raise sqlite3.DatabaseError("no game tables")
+        if readonly:
+            if not tables:                   # an empty file reads as an empty archive
+                self.db.close()
+                self.db = sqlite3.connect(":memory:", isolation_level=None)
+                self._create()
+            self.db.execute("PRAGMA query_only=ON")
+            return
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        if version < SCHEMA_VERSION:
+            with self.transaction():
+                self._create()
+        self.analysed = True
+
+    def _create(self):
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                self.db.execute(statement)
+        self.db.execute("PRAGMA user_version=%d" % SCHEMA_VERSION)
+
+    def wait_when_busy(self, seconds):
+        """How long a write waits for another program's lock before ArchiveBusy."""
+        self.db.execute("PRAGMA busy_timeout=%d" % int(seconds * 1000))
+
+    def close(self):
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def transaction(self):
+        return _Transaction(self)
+
+    # -- writing ----------------------------------------------------------------------
+
+    def new_game(self, record):
+        """Store a game's headers (and any moves it already has); returns its id."""
+        return self.store_all([record])[0]
+
+    def store_all(self, records):
+        """Store several whole games in one transaction (all or none); returns their ids."""
+        for record in records:
+            check_headers(record)
+        with self.transaction():
+            return [self._insert(record) for record in records]
+
+    def import_all(self, records):
+        """Store the games the archive does not have yet, in one transaction (all or none).
+
+        A game is already there when one stored has the same headers, start position and
+        moves: importing a file twice adds nothing. Returns (new ids, ids already there).
+        """
+        for record in records:
+            check_headers(record)
+        added, present = [], []
+        with self.transaction():
+            for record in records:
+                same = self._same_game(record)
+                if same is None:
+                    added.append(self._insert(record))
+                else:
+                    present.append(same)
+        return added, present
+
+    def _same_game(self, record):
+        """The id of a stored game equal to `record` in headers and moves, or None."""
+        moves = record.usi_moves()
+        for (game_id,) in self.db.execute(
+                "SELECT id FROM games WHERE variant=? AND start_sfen=? AND black=? AND white=?"
+                " AND date=? AND handicap=? AND mode=? AND winner=? AND reason=?",
+                record.headers()).fetchall():
+            stored = [row[0] for row in self.db.execute(
+                "SELECT usi FROM moves WHERE game_id=? ORDER BY ply", (game_id,))]
+            if stored == moves:
+                return game_id
+        return None
+
+    def _insert(self, record):
+        cursor = self.db.execute(
+            "INSERT INTO games (variant, start_sfen, black, white, date, handicap, mode,"
+            " winner, reason, board_game) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (record.variant, record.start_sfen, record.black, record.white, record.date,
+             record.handicap, record.mode, record.winner, record.reason,
+             record.board_game or None))
+        game_id = cursor.lastrowid
+        self.db.executemany(
+            "INSERT INTO moves (game_id, ply, usi, at) VALUES (?,?,?,?)",
+            [(game_id, ply, move.usi, move.at) for ply, move in enumerate(record.moves, 1)])
+        return game_id
+
+    def add_move(self, game_id, ply, usi, at=None):
+        """Store move number `ply` (1-based) of a game; True if stored, False if already there.
+
+        The same move again is ignored; a different move at a stored ply, or a gap in the
+        plies, raises ArchiveError and changes nothing. Timestamps never go backwards:
+        a clock step back is clamped to the previous move's time.
+        """
+        with self.transaction():
+            row = self.db.execute("SELECT usi FROM moves WHERE game_id=? AND ply=?",
+                                  (game_id, ply)).fetchone()
+            if row is not None:
+                if row[0] != usi:
+                    raise ArchiveError("game %d already has %s at move %d, not %s"
+                                       % (game_id, row[0], ply, usi))
+                return False
+            last_ply, last_at = self._last_move(game_id)
+            if ply != last_ply + 1:
+                raise ArchiveError("game %d has %d moves; cannot store move %d"
+                                   % (game_id, last_ply, ply))
+            at = max(at or now_stamp(), last_at)
+            self.db.execute("INSERT INTO moves (game_id, ply, usi, at) VALUES (?,?,?,?)",
+                            (game_id, ply, usi, at))
+        return True
+
+    def truncate(self, game_id, plies):
+        """Keep only the first `plies` moves (the board took moves back)."""
+        with self.transaction():
+            self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>?", (game_id, plies))
+            self.db.execute("DELETE FROM analyses WHERE game_id=?", (game_id,))  # now stale
+
+    def finish(self, game_id, winner, reason):
+        record = self.game(game_id)
+        record.winner, record.reason = winner, reason
+        check_headers(record)
+        with self.transaction():
+            self.db.execute("UPDATE games SET winner=?, reason=? WHERE id=?", (winner, reason, game_id))
+
+    def set_players(self, game_id, black, white):
+        with self.transaction():
+            self.db.execute("UPDATE games SET black=?, white=? WHERE id=?", (black, white, game_id))
+
+    def delete(self, game_ids):
+        """Remove games and their moves, all or none; KeyError names an id not stored."""
+        with self.transaction():
+            for game_id in game_ids:
+                if self.db.execute("DELETE FROM games WHERE id=?", (game_id,)).rowcount == 0:
+                    raise KeyError("no game %s in the archive" % game_id)
+
+    # -- reading ----------------------------------------------------------------------
+
+    def _last_move(self, game_id):
+        row = self.db.execute("SELECT ply, at FROM moves WHERE game_id=? ORDER BY ply DESC LIMIT 1",
+                              (game_id,)).fetchone()
+        if row:
+            return row
+        date = self.db.execute("SELECT date FROM games WHERE id=?", (game_id,)).fetchone()
+        if date is None:
+            raise ArchiveError("no game %d in the archive" % game_id)
+        return 0, date[0]
+
+    def move_count(self, game_id):
+        return self._last_move(game_id)[0]
+
+    def game(self, game_id):
+        """The full record of one game; KeyError if there is none with that id."""
+        row = self.db.execute(
+            "SELECT id, variant, start_sfen, black, white, date, handicap, mode, winner, reason,"
+            " board_game FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError("no game %s in the archive" % game_id)
+        record = _record_from_row(row)
+        record.moves = [MoveRecord(usi, at) for usi, at in self.db.execute(
+            "SELECT usi, at FROM moves WHERE game_id=? ORDER BY ply", (game_id,))]
+        return record
+
+    def find_board_game(self, board_game):
+        """The id of the game the board calls `board_game`, or None."""
+        row = self.db.execute("SELECT id FROM games WHERE board_game=?", (board_game,)).fetchone()
+        return row[0] if row else None
+
+    def summaries(self):
+        """(record without its moves, number of moves) for every game, newest first."""
+        rows = self.db.execute(
+            "SELECT g.id, g.variant, g.start_sfen, g.black, g.white, g.date, g.handicap, g.mode,"
+            " g.winner, g.reason, g.board_game, (SELECT COUNT(*) FROM moves m WHERE m.game_id=g.id)"
+            " FROM games g ORDER BY g.date DESC, g.id DESC").fetchall()
+        return [(_record_from_row(row[:11]), row[11]) for row in rows]
+
+    def ids(self):
+        return [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY id")]
+
+    # -- analyses (see analysis.py) ------------------------------------------------------
+
+    def store_analysis(self, game_id, engine, budget, at, plies):
+        """Store a game's analysis, replacing any earlier one; `plies` are (ply, score,
+        mate, best) rows, score and mate from Black's point of view."""
+        with self.transaction():
+            if self.db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is None:
+                raise ArchiveError("no game %d in the archive" % game_id)
+            self.db.execute("DELETE FROM analyses WHERE game_id=?", (game_id,))
+            self.db.execute("INSERT INTO analyses (game_id, engine, budget, at) VALUES (?,?,?,?)",
+                            (game_id, engine, budget, at))
+            self.db.executemany(
+                "INSERT INTO analysis_plies (game_id, ply, score, mate, best) VALUES (?,?,?,?,?)",
+                [(game_id,) + tuple(row) for row in plies])
+
+    def analysis_rows(self, game_id):
+        """(engine, budget, at, [(ply, score, mate, best), ...]) or None when not analysed."""
+        if not self.analysed:
+            return None
+        head = self.db.execute("SELECT engine, budget, at FROM analyses WHERE game_id=?",
+                               (game_id,)).fetchone()
+        if head is None:
+            return None
+        rows = self.db.execute("SELECT ply, score, mate, best FROM analysis_plies WHERE game_id=?"
+                               " ORDER BY ply", (game_id,)).fetchall()
+        return head + (rows,)
+
+
+def _record_from_row(row):
+    (game_id, variant, start_sfen, black, white, date, handicap, mode, winner, reason,
+     board_game) = row
+    return GameRecord(variant=variant, start_sfen=start_sfen, black=black, white=white, date=date,
+                      handicap=handicap, mode=mode, winner=winner, reason=reason, id=game_id,
+                      board_game=board_game or "")
+
+
+class _Transaction:
+    """`with` block holding one IMMEDIATE transaction: all of it is committed, or none."""
+
+    def __init__(self, archive):
+        self.archive = archive
+        self.db = archive.db
+
+    def __enter__(self):
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise ArchiveBusy("%s is locked by another program" % self.archive.path)
+            raise
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")
+        return False

@@ -1,0 +1,341 @@
+"""CSA game records (standard shogi): the text format of the Computer Shogi Association.
+
+CSA is what shogi servers and engines exchange (floodgate, cshogi, python-shogi). A file
+holds one or more games separated by `/` lines. Handicaps are written as `PI` followed by
+the squares and pieces the handicapped side leaves out (`PI82HI22KA` for two pieces), then
+the side to move (`-`: White, the handicapped side, moves first).
+
+CSA has no word for some of the record's fields: the game mode, and endings such as
+adjudication. They are written as `'yariboard:` comment lines that other readers skip and
+that ours reads back, so export then import gives the same game.
+"""
+import datetime
+import re
+
+from shogicore.move import drop_kind, is_drop, is_promotion, make_move, move_from, move_to
+from shogicore.notation import to_usi
+from shogicore.position import Position
+from shogicore.variants import BLACK, variant_by_name
+
+from yariboard.records.game import (GameRecord, MoveRecord, RecordError, now_stamp, parse_stamp,
+                               replay, stamp)
+
+PIECES = {"P": "FU", "L": "KY", "N": "KE", "S": "GI", "G": "KI", "B": "KA", "R": "HI",
+          "K": "OU", "+P": "TO", "+L": "NY", "+N": "NK", "+S": "NG", "+B": "UM", "+R": "RY"}
+SYMBOL_OF = {code: symbol for symbol, code in PIECES.items()}
+DATE_FORMAT = "%Y/%m/%d %H:%M:%S"
+SIDES = {"black": "+", "white": "-"}
+# (reason, who wins) for each ending word; "mover" is the side to move when it is written.
+ENDINGS = {
+    "%TORYO": ("resignation", "other"), "%TSUMI": ("mate", "other"),
+    "%SENNICHITE": ("repetition", "draw"), "%OUTE_SENNICHITE": ("perpetual-check", "mover"),
+    "%KACHI": ("impasse", "mover"), "%JISHOGI": ("impasse", "draw"),
+    "%HIKIWAKE": ("adjudication", "draw"), "%TIME_UP": ("resignation", "other"),
+    "%ILLEGAL_MOVE": ("illegal-move", "other"),
+    "%+ILLEGAL_ACTION": ("illegal-move", "white"), "%-ILLEGAL_ACTION": ("illegal-move", "black"),
+    "%CHUDAN": ("", ""),
+}
+WORD_OF_REASON = {"resignation": "%TORYO", "mate": "%TSUMI", "repetition": "%SENNICHITE",
+                  "perpetual-check": "%OUTE_SENNICHITE", "adjudication": "%HIKIWAKE"}
+OWN_COMMENT = "'yariboard:"
+MOVE_RE = re.compile(r"^([+-])(\d)(\d)(\d)(\d)([A-Z]{2})$")
+TIME_RE = re.compile(r"^T(\d+)$")
+
+
+def _board(sfen):
+    """SFEN board -> {(file, rank): letter} and the side to move."""
+    rows, side = sfen.split()[0].split("/"), sfen.split()[1]
+    cells = {}
+    for rank, row in enumerate(rows, 1):
+        file, promoted = 9, ""
+        for char in row:
+            if char.isdigit():
+                file -= int(char)
+            elif char == "+":
+                promoted = "+"
+            else:
+                cells[(file, rank)] = promoted + char
+                file, promoted = file - 1, ""
+    return cells, side
+
+
+def _sfen(cells, side):
+    rows = []
+    for rank in range(1, 10):
+        row, empty = "", 0
+        for file in range(9, 0, -1):
+            piece = cells.get((file, rank))
+            if piece is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + piece
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "%s %s - 1" % ("/".join(rows), side)
+
+
+def handicap_squares(start_sfen):
+    """The `PI` squares that turn the even start into `start_sfen`; RecordError if none do."""
+    even, _ = _board(variant_by_name("shogi").start_sfen)
+    cells, side = _board(start_sfen)
+    hands = start_sfen.split()[2]
+    if hands != "-" or any(even.get(square) != piece for square, piece in cells.items()):
+        raise RecordError("CSA holds games from the even start or a handicap (pieces left out), "
+                          "not %s; use pgn or json" % start_sfen)
+    return [(square, even[square]) for square in sorted(even) if square not in cells], side
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def write_csa(records, comments=None):
+    """CSA text; `comments(record)` may give {ply: [lines]} written as `'` comments."""
+    return "/\n".join(_game(record, (comments and comments(record)) or {}) for record in records)
+
+
+def _game(record, notes):
+    if record.variant != "shogi":
+        raise RecordError("game %s: CSA holds standard shogi only, not %s; use pgn, kif or json"
+                          % (record.id or "?", record.variant))
+    removed, side = handicap_squares(record.start_sfen)
+    lines = ["V2.2", "N+" + record.black, "N-" + record.white,
+             "$START_TIME:" + parse_stamp(record.date).strftime(DATE_FORMAT),
+             OWN_COMMENT + "mode=" + record.mode,
+             "PI" + "".join("%d%d%s" % (file, rank, PIECES[piece.upper()])
+                            for (file, rank), piece in removed),
+             "+" if side == "b" else "-"]
+    lines += ["'" + text for text in notes.get(0, [])]
+    variant = variant_by_name("shogi")
+    previous = [parse_stamp(record.date)]
+
+    def add(index, position, move):
+        when = parse_stamp(record.moves[index].at)
+        lines.append(move_text(variant, position, move))
+        lines.append("T%d" % int((when - previous[0]).total_seconds()))
+        lines.extend("'" + note for note in notes.get(index + 1, []))
+        previous[0] = when
+
+    final = replay(record, add)
+    if record.reason:
+        word = _ending_word(record, final)
+        if _ending_of(word, final) != (record.reason, record.winner):
+            lines.append("%sresult=%s,%s" % (OWN_COMMENT, record.reason, record.winner))
+        lines.append(word)
+    else:
+        lines.append("%CHUDAN")
+    return "\n".join(lines) + "\n"
+
+
+def _ending_word(record, final):
+    if record.reason == "impasse":
+        return "%JISHOGI" if record.winner == "draw" else "%KACHI"
+    if record.reason == "illegal-move":
+        return "%-ILLEGAL_ACTION" if record.winner == "black" else "%+ILLEGAL_ACTION"
+    return WORD_OF_REASON[record.reason]
+
+
+def _ending_of(word, position):
+    reason, who = ENDINGS[word]
+    mover = "black" if position.side == BLACK else "white"
+    other = "white" if mover == "black" else "black"
+    return reason, {"mover": mover, "other": other}.get(who, who)
+
+
+def move_text(variant, position, move):
+    """+7776FU, -0055KA: side, origin (00 for a drop), destination, piece after the move."""
+    to = move_to(move)
+    sign = "+" if position.side == BLACK else "-"
+    where = "%d%d" % (variant.file_of(to), variant.rank_of(to))
+    if is_drop(move):
+        return "%s00%s%s" % (sign, where, PIECES[variant.symbol(drop_kind(move))])
+    frm = move_from(move)
+    symbol = variant.symbol(position.piece_at(frm) & 31)
+    if is_promotion(move):
+        symbol = "+" + symbol
+    return "%s%d%d%s%s" % (sign, variant.file_of(frm), variant.rank_of(frm), where, PIECES[symbol])
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def _at_line(line, error):
+    return RecordError("line %d: %s" % (line, error))
+
+
+def read_csa(text):
+    """Every game of a CSA text, in file order."""
+    games, current, first = [], [], 1
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip().lstrip("\ufeff")
+        if line == "/":
+            games.append(_record(current, first))
+            current, first = [], number + 1
+        elif line:
+            # A line may hold several statements separated by commas (`+7776FU,T12`),
+            # except comments, which run to the end of the line.
+            statements = [line] if line.startswith("'") else line.split(",")
+            current.extend((number, statement.strip()) for statement in statements)
+    if current or not games:
+        games.append(_record(current, first))
+    return games
+
+
+def _record(statements, first_line):
+    variant = variant_by_name("shogi")
+    record = GameRecord(variant="shogi")
+    position, override, ending = None, None, None
+    move_lines, rows = [], {}
+    for number, statement in statements:
+        if statement.startswith(OWN_COMMENT):
+            key, _, value = statement[len(OWN_COMMENT):].partition("=")
+            if key == "mode":
+                record.mode = value
+            elif key == "result" and value.count(",") == 1:
+                override = tuple(value.split(","))
+            continue
+        if statement.startswith("'") or statement.startswith("V"):
+            continue
+        if statement.startswith("N+"):
+            record.black = statement[2:]
+        elif statement.startswith("N-"):
+            record.white = statement[2:]
+        elif statement.startswith("$"):
+            key, _, value = statement.partition(":")
+            if key == "$START_TIME":
+                record.date = _date(value.strip(), number)
+        elif statement.startswith("PI"):
+            record.start_sfen = _handicap(statement[2:], number)
+        elif re.match(r"^P[1-9]", statement):
+            rows[int(statement[1])] = (statement[2:], number)
+        elif statement.startswith("P"):
+            raise _at_line(number, "pieces in hand (P+, P-) are not supported; only the even "
+                           "start, PI handicaps and P1..P9 boards")
+        elif statement in ("+", "-") and position is None:
+            if rows:
+                record.start_sfen = _rows_sfen(rows)
+            if not record.start_sfen:
+                raise _at_line(number, "side to move before the position (PI or P1..P9)")
+            cells, _ = _board(record.start_sfen)
+            record.start_sfen = _sfen(cells, "b" if statement == "+" else "w")
+            try:
+                position = Position(variant, record.start_sfen)
+            except ValueError as error:
+                raise _at_line(number, "bad start position: %s" % error)
+        elif statement[0] in "+-":
+            if position is None:
+                raise _at_line(number, "move before the start position (PI and +/-)")
+            if ending is not None:
+                raise _at_line(number, "move after the game ended")
+            move = _parse_move(variant, position, statement, number)
+            at = record.moves[-1].at if record.moves else None
+            record.moves.append(MoveRecord(to_usi(variant, move), at))
+            move_lines.append(number)
+            position.push(move)
+        elif TIME_RE.match(statement):
+            if not record.moves:
+                raise _at_line(number, "time %s before the first move" % statement)
+            record.moves[-1].at = int(TIME_RE.match(statement).group(1))
+        elif statement.startswith("%"):
+            if statement not in ENDINGS:
+                raise _at_line(number, "unknown ending %r" % statement)
+            if position is None:
+                raise _at_line(number, "ending before the start position")
+            ending = _ending_of(statement, position)
+        else:
+            raise _at_line(number, "unreadable line %r" % statement[:40])
+    if position is None:
+        raise _at_line(statements[-1][0] if statements else first_line,
+                       "no start position (PI and +/-) found")
+    record.date = record.date or now_stamp()
+    _timestamps(record)
+    if ending is not None:
+        record.reason, record.winner = override or ending
+    try:
+        replay(record)
+    except RecordError as error:
+        raise _at_line(move_lines[-1] if move_lines else first_line, error)
+    return record
+
+
+def _timestamps(record):
+    """Turn seconds per move (T lines) into the moments each move was made."""
+    clock = parse_stamp(record.date)
+    for entry in record.moves:
+        clock += datetime.timedelta(seconds=entry.at if isinstance(entry.at, int) else 0)
+        entry.at = stamp(clock)
+
+
+def _date(value, line):
+    for pattern in (DATE_FORMAT, "%Y/%m/%d %H:%M", "%Y/%m/%d"):
+        try:
+            moment = datetime.datetime.strptime(value, pattern)
+        except ValueError:
+            continue
+        return stamp(moment.replace(tzinfo=datetime.timezone.utc))
+    raise _at_line(line, "bad $START_TIME %r (expected YYYY/MM/DD HH:MM:SS)" % value)
+
+
+def _rows_sfen(rows):
+    """P1..P9 board lines (three characters a square: ` * `, `+FU`, `-KA`) -> SFEN board."""
+    if sorted(rows) != list(range(1, 10)):
+        raise _at_line(min(line for _, line in rows.values()), "a board needs the nine lines P1..P9")
+    cells = {}
+    for rank, (text, line) in rows.items():
+        squares = [text[i:i + 3] for i in range(0, 27, 3)]
+        if len(text.rstrip()) > 27 or len(squares[-1].strip()) not in (0, 1, 3):
+            raise _at_line(line, "a board line has nine squares of three characters")
+        for index, square in enumerate(squares):
+            if square.strip() in ("*", ""):
+                continue
+            if square[0] not in "+-" or square[1:] not in SYMBOL_OF:
+                raise _at_line(line, "unknown square %r" % square)
+            symbol = SYMBOL_OF[square[1:]]
+            cells[(9 - index, rank)] = symbol if square[0] == "+" else symbol.lower()
+    return _sfen(cells, "b")
+
+
+def _handicap(text, line):
+    """`82HI22KA...` -> the even start without those pieces (side to move set later)."""
+    cells, side = _board(variant_by_name("shogi").start_sfen)
+    if len(text) % 4:
+        raise _at_line(line, "PI wants squares and pieces in groups of four, as 82HI")
+    for index in range(0, len(text), 4):
+        group = text[index:index + 4]
+        square = (int(group[0]), int(group[1])) if group[:2].isdigit() else None
+        if square not in cells or PIECES.get(cells[square].upper()) != group[2:]:
+            raise _at_line(line, "PI: no %s at the start on %s" % (group[2:], group[:2]))
+        del cells[square]
+    return _sfen(cells, side)
+
+
+def _parse_move(variant, position, statement, line):
+    match = MOVE_RE.match(statement)
+    if not match:
+        raise _at_line(line, "unreadable move %r (expected e.g. +7776FU)" % statement[:20])
+    sign, from_file, from_rank, to_file, to_rank, code = match.groups()
+    if (sign == "+") != (position.side == BLACK):
+        raise _at_line(line, "%s: it is %s's move" % (statement, "Black" if position.side == BLACK else "White"))
+    if code not in SYMBOL_OF:
+        raise _at_line(line, "unknown piece %r" % code)
+    if not ("1" <= to_file <= "9" and "1" <= to_rank <= "9"):
+        raise _at_line(line, "no square %s%s" % (to_file, to_rank))
+    to = variant.square(int(to_file), int(to_rank))
+    symbol = SYMBOL_OF[code]
+    if from_file + from_rank == "00":
+        candidates = [m for m in position.legal_moves()
+                      if is_drop(m) and move_to(m) == to and variant.symbol(drop_kind(m)) == symbol]
+    else:
+        if not ("1" <= from_file <= "9" and "1" <= from_rank <= "9"):
+            raise _at_line(line, "no square %s%s" % (from_file, from_rank))
+        frm = variant.square(int(from_file), int(from_rank))
+        before = variant.symbol(position.piece_at(frm) & 31) if position.piece_at(frm) else ""
+        promote = symbol.startswith("+") and not before.startswith("+")
+        if before != (symbol[1:] if promote else symbol):
+            raise _at_line(line, "%s: no piece on %s%s that could become %s"
+                           % (statement, from_file, from_rank, code))
+        move = make_move(frm, to, promote)
+        candidates = [move] if position.is_legal(move) else []
+    if not candidates:
+        raise _at_line(line, "move %d %s is not legal here" % (len(position.moves()) + 1, statement))
+    return candidates[0]

@@ -1,0 +1,1 @@
+"""What a person sees and types: the terminal view, piece names, the console."""

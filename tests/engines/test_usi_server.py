@@ -1,0 +1,241 @@
+"""`yariboard usi`: the built-in engine behind the USI protocol.
+
+Driven three ways: by the project's own USI adapter (the same code that runs Fairy-Stockfish),
+by a transcript piped through the real command, and line by line in-process for the
+commands that need timing (infinite, stop, ponder). Moves it names are checked with
+independent oracles (python-shogi for shogi, pyffish for Yari).
+"""
+import subprocess
+import threading
+
+import pyffish
+import pytest
+import shogi
+
+from shogicore.notation import parse_usi, sfen_to_fsf, to_usi, usi_to_uci
+from shogicore.position import Position
+from shogicore.variants import BLACK, WHITE, variant_by_name
+from yariboard.engines.builtin.search import Engine
+from yariboard.engines.match import builtin_usi_argv, open_builtin
+from yariboard.engines.usi_server import UsiServer, move_time_ms, parse_go
+
+YARI = variant_by_name("yari")
+SHOGI = variant_by_name("shogi")
+
+
+def transcript(commands, timeout=60):
+    """Output lines of `yariboard usi` for `commands` piped in (end of input ends it)."""
+    done = subprocess.run(builtin_usi_argv(), input="".join(c + "\n" for c in commands),
+                          capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return done.stdout.splitlines()
+
+
+# -- through the project's USI adapter ---------------------------------------------------------
+
+def test_adapter_drives_the_built_in_engine_in_yari_and_agrees_with_it_in_process():
+    position = Position(YARI)
+    reports = []
+    with open_builtin("yari", nodes=1500) as engine:
+        assert engine.name == "Yari Board built-in engine"
+        assert {"yarishogi", "shogi"} <= set(engine.options["USI_Variant"].choices)
+        engine.on_progress = lambda side, result: reports.append((side, result))
+        in_process = Engine()
+        for _ in range(8):
+            result = engine.search(position)
+            # The same search in this process, with the same node budget, picks the same move.
+            assert result.move == in_process.search(position, nodes=1500).move
+            position.push(result.move)
+    fen = sfen_to_fsf(YARI.start_sfen)
+    uci = [usi_to_uci(YARI, to_usi(YARI, m)) for m in position.moves()]
+    for ply in range(len(uci)):
+        assert uci[ply] in pyffish.legal_moves("yarishogi", fen, uci[:ply])
+    assert {side for side, _ in reports} == {BLACK, WHITE}
+    assert all(r.nodes <= 1500 + 256 for _, r in reports)
+
+
+def test_adapter_plays_standard_shogi_with_the_built_in_engine_at_a_time_limit():
+    board = shogi.Board()
+    position = Position(SHOGI)
+    with open_builtin("shogi", None) as engine:
+        for _ in range(6):
+            result = engine.search(position, time_limit=0.2)
+            text = to_usi(SHOGI, result.move)
+            assert shogi.Move.from_usi(text) in board.legal_moves
+            board.push_usi(text)
+            position.push(result.move)
+
+
+# -- a transcript through the real command ----------------------------------------------------
+
+def test_transcript_handshake_options_errors_and_moves():
+    lines = transcript([
+        "usi",
+        "isready",
+        "setoption name USI_Variant value yarishogi",
+        "setoption name Level value 3",
+        "setoption name USI_Hash value 16",
+        "setoption name Threads value 1",
+        "usinewgame",
+        "position startpos moves 7g7f 1c1d",
+        "go btime 1000 wtime 1000 binc 100 winc 100 depth 2",
+        "no-such-command",
+        "setoption name Level value 9",
+        "setoption name Colour value red",
+        "position startpos moves 7g7f 7g7f",
+        "position sfen not-a-position",
+        "go depth two",
+        "position sfen " + YARI.handicaps["rook"],
+        "go nodes 500",
+        "setoption name USI_Variant value shogi",
+        "position startpos",
+        "go byoyomi 300 btime 0 wtime 0",
+        "quit",
+        "isready",     # never read: quit ends the session
+    ])
+    assert lines[0] == "id name Yari Board built-in engine"
+    usiok = lines.index("usiok")
+    options = [line for line in lines[:usiok] if line.startswith("option ")]
+    assert any("USI_Variant type combo" in line and "var yarishogi" in line for line in options)
+    assert lines[usiok + 1] == "readyok"
+    errors = [line for line in lines if line.startswith("info string error:")]
+    assert len(errors) == 6
+    assert "unknown command 'no-such-command'" in errors[0]
+    assert "Level must be 1..8" in errors[1]
+    assert "no option 'Colour'" in errors[2]
+    assert "illegal move 7g7f" in errors[3]
+    assert "bad SFEN" in errors[4]
+    assert "go depth needs a number" in errors[5]
+    bestmoves = [line.split()[1] for line in lines if line.startswith("bestmove")]
+    assert len(bestmoves) == 3
+    # 1) Yari after 7g7f 1c1d, Black to move; 2) the rook handicap, White first; 3) shogi.
+    fen = sfen_to_fsf(YARI.start_sfen)
+    assert usi_to_uci(YARI, bestmoves[0]) in pyffish.legal_moves(
+        "yarishogi", fen, [usi_to_uci(YARI, "7g7f"), usi_to_uci(YARI, "1c1d")])
+    assert usi_to_uci(YARI, bestmoves[1]) in pyffish.legal_moves(
+        "yarishogi", sfen_to_fsf(YARI.handicaps["rook"]), [])
+    assert shogi.Move.from_usi(bestmoves[2]) in shogi.Board().legal_moves
+    info = [line for line in lines if line.startswith("info depth")]
+    assert info and all(" score " in line and " pv " in line for line in info)
+    # the last line before a move found under a node budget counts the nodes searched
+    budgeted = [i for i, line in enumerate(lines) if line.startswith("bestmove")][1]
+    assert " nodes 500 " in lines[budgeted - 1]
+    assert lines[budgeted - 1].split(" pv ")[1].split()[0] == bestmoves[1]
+    assert lines.count("readyok") == 1
+
+
+def test_mated_side_resigns_and_end_of_input_ends_the_session():
+    # White's king on 5a, a Gold on 5b guarded by another on 5c: White to move is mated.
+    lines = transcript(["usi", "position sfen 4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1", "go depth 1"])
+    assert lines[-1] == "bestmove resign"
+
+
+# -- in-process: infinite, stop, ponder --------------------------------------------------------
+
+class Session:
+    def __init__(self):
+        self.lines = []
+        self.got = threading.Condition()
+        self.server = UsiServer(self.write, "yari")
+
+    def write(self, line):
+        with self.got:
+            self.lines.append(line)
+            self.got.notify_all()
+
+    def send(self, *commands):
+        for command in commands:
+            assert self.server.handle(command) or command == "quit"
+
+    def bestmoves(self):
+        return [line for line in self.lines if line.startswith("bestmove")]
+
+    def wait_for_info(self, count, timeout=20):
+        with self.got:
+            assert self.got.wait_for(
+                lambda: sum(1 for l in self.lines if l.startswith("info depth")) >= count, timeout)
+
+
+def test_go_infinite_holds_its_move_until_stop():
+    session = Session()
+    session.send("position startpos", "go infinite")
+    session.wait_for_info(3)
+    assert session.bestmoves() == []
+    session.send("position startpos moves 7g7f")            # refused while it thinks
+    assert "info string error: position while searching" in session.lines
+    session.send("stop")
+    moves = session.bestmoves()
+    assert len(moves) == 1
+    assert Position(YARI).is_legal(parse_usi(YARI, moves[0].split()[1]))
+
+
+def test_ponderhit_turns_a_ponder_search_into_a_timed_one():
+    session = Session()
+    session.send("position startpos moves 7g7f", "go ponder btime 0 wtime 0 byoyomi 300")
+    session.wait_for_info(1)
+    session.send("ponderhit")
+    session.server.wait()
+    assert len(session.bestmoves()) == 1
+    session.send("ponderhit")
+    assert session.lines[-1] == "info string error: ponderhit without go ponder"
+
+
+def test_quit_during_a_search_answers_and_ends():
+    session = Session()
+    session.send("position startpos", "go infinite")
+    session.wait_for_info(1)
+    assert session.server.handle("quit") is False
+    assert len(session.bestmoves()) == 1
+
+
+# -- time management ---------------------------------------------------------------------------
+
+def test_parse_go_reads_every_limit_and_names_what_it_cannot():
+    assert parse_go("btime 60000 wtime 50000 binc 1000 winc 2000 byoyomi 0 movestogo 20".split()) == {
+        "btime": 60000, "wtime": 50000, "binc": 1000, "winc": 2000, "byoyomi": 0,
+        "movestogo": 20}
+    assert parse_go(["infinite"]) == {"infinite": True}
+    assert parse_go("nodes 100 depth 3 movetime 50".split()) == {"nodes": 100, "depth": 3,
+                                                                 "movetime": 50}
+    for bad, message in ((["btime"], "needs a number"), (["depth", "x"], "not 'x'"),
+                         (["sometimes"], "unknown go argument")):
+        with pytest.raises(ValueError, match=message):
+            parse_go(bad)
+
+
+def test_move_time_uses_the_movers_clock_increment_and_byoyomi():
+    # Black: 1/30 of 60 s plus its 1 s increment, less the margin; White's clock is ignored.
+    black = move_time_ms({"btime": 60000, "wtime": 1000, "binc": 1000, "winc": 0}, BLACK)
+    white = move_time_ms({"btime": 60000, "wtime": 1000, "binc": 1000, "winc": 0}, WHITE)
+    assert black > white
+    assert 2000 < black < 3100
+    # Byoyomi only: nearly all of it.
+    assert 300 <= move_time_ms({"btime": 0, "wtime": 0, "byoyomi": 500}, BLACK) < 500
+    # Never more than what is left on the clock.
+    assert move_time_ms({"btime": 50, "wtime": 0, "binc": 10000}, BLACK) <= 50
+    assert move_time_ms({"movetime": 700}, WHITE) < 700
+    assert move_time_ms({"nodes": 10}, BLACK) is None
+
+
+# -- the hooks the server uses on the built-in engine -------------------------------------------
+
+def test_built_in_engine_reports_iterations_obeys_a_node_budget_and_stops_on_request():
+    engine = Engine()
+    reports = []
+    engine.on_progress = lambda side, result: reports.append((side, result))
+    position = Position(YARI, "rnnkbbr/7/ppppppp/7/7/P6/1PPPPPP/7/RBBKNNR w - 2")
+    result = engine.search(position, nodes=3000)
+    assert result.nodes == 3000       # spent to the node, as Fairy-Stockfish spends it
+    assert [r.depth for _, r in reports] == list(range(1, len(reports) + 1))
+    assert {side for side, _ in reports} == {WHITE}
+    assert all(r.pv and r.pv[0] == r.move and position.is_legal(r.move) for _, r in reports)
+    assert reports[-1][1].move == result.move and reports[-1][1].depth == result.depth
+
+    engine.new_game()
+    stop = threading.Event()
+    engine.stop_event = stop
+    engine.on_progress = lambda side, result: stop.set() if result.depth >= 2 else None
+    stopped = engine.search(position, depth=30)
+    # The stop is seen within 256 nodes: a very short next iteration may still complete.
+    assert 2 <= stopped.depth <= 3 and position.is_legal(stopped.move)

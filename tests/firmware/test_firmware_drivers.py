@@ -1,0 +1,524 @@
+"""The board drivers on the MicroPython unix port, with the simulated pins of sim_hw (the
+same interfaces as the Pico's): debounce, buttons, LED current cap, atomic saves."""
+import binascii
+import json
+import os
+import random
+import subprocess
+import time
+
+from shogicore.game import Game
+from shogicore.notation import to_usi
+from tests.mpy import FIRMWARE, ROOT, micropython_binary, run_micropython
+from yariboard import resources
+from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares
+
+BOARD = resources.board_file("yari-9x7")
+
+
+def micropython_json(code):
+    """Run `code` (which prints one JSON document last) on the unix port; return it decoded."""
+    _, stdout, _ = run_micropython("import json\n" + code)
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+def test_matrix_reports_a_change_only_after_it_held_for_the_debounce_time():
+    result = micropython_json("""
+from boardfw.matrix import Matrix
+from boardfw.sim_hw import SimMatrixPins
+pins = SimMatrixPins(9)
+m = Matrix(pins, 9, 7, 30)
+m.prime(0)
+log = []
+def scan(t):
+    changes = []
+    m.scan(t, changes)
+    log.append([t, changes])
+pins.set(2, 3, True); scan(5)            # flicker: on for 20 ms only
+scan(15); pins.set(2, 3, False); scan(25); scan(60); scan(100)
+pins.set(4, 1, True); scan(110); scan(139); scan(140); scan(200)
+pins.set(4, 1, False); scan(210); pins.set(4, 1, True); scan(220); scan(245); scan(260)
+print(json.dumps([log, m.closed(4, 1), m.closed(2, 3)]))
+""")
+    log, closed_41, closed_23 = result
+    reported = [(t, c) for t, changes in log for c in changes]
+    # the 20 ms flicker on (2,3) never counts; (4,1) counts 30 ms after it was first seen
+    # closed; the later 10 ms opening of (4,1) is a bounce and does not count either
+    assert reported == [(140, [4, 1, True])]
+    assert closed_41 is True and closed_23 is False
+
+
+def test_a_chattering_switch_does_not_hold_up_its_neighbours_in_the_row():
+    reported = micropython_json("""
+from boardfw.matrix import Matrix
+from boardfw.sim_hw import SimMatrixPins
+pins = SimMatrixPins(9)
+m = Matrix(pins, 9, 7, 30)
+m.prime(0)
+out = []
+pins.set(0, 0, True)
+for t in range(0, 200, 5):
+    pins.set(0, 6, (t // 5) % 2 == 0)      # column 6 chatters every scan
+    changes = []
+    m.scan(t, changes)
+    out += [[t] + list(c) for c in changes]
+print(json.dumps(out))
+""")
+    assert reported == [[30, 0, 0, True]]
+
+
+def test_the_debounce_time_holds_across_the_16_bit_wrap_of_its_timers():
+    # The matrix keeps the low 16 bits of ticks_ms per switch: a change seen at 65530 ms
+    # settles at 65560 ms, past 65536, exactly as one seen at 10 ms settles at 40 ms.
+    reported = micropython_json("""
+from boardfw.matrix import Matrix
+from boardfw.sim_hw import SimMatrixPins
+pins = SimMatrixPins(9)
+m = Matrix(pins, 9, 7, 30)
+out = []
+for start in (10, 65530, 3 * 65536 + 65530):
+    m.prime(start - 10)
+    pins.set(1, 1, not m.closed(1, 1))
+    for t in range(start, start + 40):
+        changes = []
+        m.scan(t, changes)
+        out += [[t - start] + list(c) for c in changes]
+print(json.dumps(out))
+""")
+    assert reported == [[30, 1, 1, True], [30, 1, 1, False], [30, 1, 1, True]]
+
+
+def test_buttons_short_and_long_presses_and_bounce():
+    events = micropython_json("""
+from boardfw.buttons import Buttons
+from boardfw.sim_hw import SimPin
+a, b = SimPin(), SimPin()
+buttons = Buttons({'A': a, 'B': b}, 20)
+out = []
+def at(t):
+    ev = []
+    buttons.poll(t, ev)
+    out.extend([t, name, long] for name, long in ev)
+a.level = 0; at(0); a.level = 1; at(5); at(40)          # 5 ms bounce: nothing
+a.level = 0; at(100); at(125); at(300); a.level = 1; at(310); at(335)   # short press
+b.level = 0; at(400); at(425); at(1100); at(1224); at(1226); at(1500)
+b.level = 1; at(1600); at(1650)                           # long press, reported once
+print(json.dumps(out))
+""")
+    assert events == [[335, "A", False], [1226, "B", True]]
+
+
+def test_led_frames_are_scaled_into_the_current_budget():
+    with open(os.path.join(ROOT, "hardware", "boards", "yari-9x7.json")) as f:
+        board = json.load(f)
+    per_channel, idle, budget = (board["led_ma_per_channel"], board["led_idle_ma"],
+                                 board["led_budget_ma"])
+    result = micropython_json("""
+from boardfw.leds import Leds
+from boardfw.sim_hw import SimStrip
+from boardfw import config
+c = config.load('%s')
+strip = SimStrip(c.led_count)
+leds = Leds(strip, c)
+leds.fill(0xFFFFFF)
+white_ma = leds.show()
+all_white = [strip[i] for i in range(len(strip))]
+leds.clear()
+leds.set(0, 0xC86400)
+leds.set(10, 0x005A00)
+few_ma = leds.show()
+few = [strip[i] for i in range(len(strip))]
+print(json.dumps([all_white, white_ma, few, few_ma, list(strip.buf[:3]), strip.writes]))
+""" % BOARD)
+    all_white, white_ma, few, few_ma, first_bytes, writes = result
+    count = len(all_white)
+
+    def current(pixels):
+        return count * idle + sum(sum(p) for p in pixels) * per_channel / 255
+
+    assert current([[255] * 3] * count) > budget          # the unscaled frame would be too much
+    assert current(all_white) <= budget
+    assert current(all_white) > 0.9 * budget              # ... but it is not dimmed needlessly
+    assert abs(white_ma - current(all_white)) < 1         # the estimate is of what was sent
+    assert len({tuple(p) for p in all_white}) == 1        # every LED scaled alike
+    assert few[0] == [200, 100, 0] and few[10] == [0, 90, 0]   # within budget: untouched
+    assert sum(map(sum, few)) == 390 and abs(few_ma - current(few)) < 1
+    assert first_bytes == [100, 200, 0]                   # on the wire: green, red, blue
+    assert writes == 2
+
+
+def test_led_frames_fit_any_chain_length_and_an_unchanged_frame_is_not_resent():
+    result = micropython_json("""
+from boardfw.leds import Leds
+from boardfw.sim_hw import SimStrip
+from boardfw import config
+c = config.load('%s')
+out = []
+for count in (63, 81, 121):
+    strip = SimStrip(count)
+    leds = Leds(strip, c)
+    leds.clear()
+    leds.set(count - 1, 0x010203)
+    leds.show()
+    leds.clear()
+    leds.set(count - 1, 0x010203)          # the same frame again
+    leds.show()
+    out.append([count, strip[count - 1], sum(strip.buf), strip.writes])
+print(json.dumps(out))
+""" % BOARD)
+    assert result == [[n, [1, 2, 3], 6, 1] for n in (63, 81, 121)]
+
+
+def test_a_frame_that_differs_in_one_led_or_colour_is_sent():
+    # Frames are told apart without a copy of the last one: any one LED lit elsewhere or
+    # in another colour is a new frame, the same frame built again is not.
+    writes = micropython_json("""
+from boardfw.leds import Leds
+from boardfw.sim_hw import SimStrip
+from boardfw import config
+strip = SimStrip(121)
+leds = Leds(strip, config.load('%s'))
+frames = ([(3, 0x010203), (90, 0x00FF00)], [(3, 0x010204), (90, 0x00FF00)],
+          [(4, 0x010203), (90, 0x00FF00)], [(4, 0x010203), (90, 0x00FF00)],
+          [(4, 0x010203)], [], [])
+out = []
+for frame in frames:
+    leds.clear()
+    for index, rgb in frame:
+        leds.set(index, rgb)
+    leds.show()
+    out.append([strip.writes, sum(strip.buf)])
+print(json.dumps(out))
+""" % BOARD)
+    assert [w for w, _ in writes] == [1, 2, 3, 3, 4, 5, 5]
+    assert [total for _, total in writes] == [261, 262, 261, 261, 6, 0, 0]
+
+
+def test_save_is_atomic_and_damage_is_detected(tmp_path):
+    result = micropython_json("""
+from boardfw.storage import GameStore, SavedGame, CorruptSave
+d = '%s'
+store = GameStore(d)
+moves = ['7g7f', '3c3d'] * 10
+moves.pop()
+store.save(SavedGame('0badcafe', 'yari', 'casual', '-', '-', '-', 'S T A R', moves))
+first = store.load()
+# a power cut during the next compaction leaves a partial temp file behind
+f = open(d + '/game.tmp', 'wb'); f.write(b'yariboard-game 2\\nid dead'); f.close()
+after_cut = store.load()
+import os
+leftover = 'game.tmp' in os.listdir(d)
+data = open(d + '/game.txt', 'rb').read()
+outcomes = []
+for damaged in (data[:-5], data.replace(b'7g7f', b'7g7e'), b'', data + b'moves 1a1b\\n'):
+    open(d + '/game.txt', 'wb').write(damaged)
+    try:
+        store.load()
+        outcomes.append('loaded')
+    except CorruptSave as e:
+        outcomes.append('corrupt')
+store.set_aside_corrupt()
+print(json.dumps([list(first.moves), first.game_id, list(after_cut.moves), leftover, outcomes,
+                  sorted(os.listdir(d)), store.load() is None]))
+""" % tmp_path)
+    first_moves, game_id, after_cut, leftover, outcomes, files, empty = result
+    assert first_moves == ["7g7f", "3c3d"] * 9 + ["7g7f"] and game_id == "0badcafe"
+    assert after_cut == first_moves and leftover is False
+    assert outcomes == ["corrupt"] * 4
+    assert files == ["game.bad"] and empty is True
+
+
+# Appended after a compaction of three moves: a move, a take-back, two moves, a resignation.
+APPENDS = [("+", "2g2f"), ("-",), ("+", "1g1f"), ("+", "1c1d"), ("=", "white:resignation", "-")]
+
+
+def test_appended_entries_replay_and_a_torn_last_entry_is_dropped(tmp_path):
+    result = micropython_json("""
+import os
+from boardfw.storage import GameStore, SavedGame, CorruptSave
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f', '3c3d', '6g6f']))
+sizes = [os.stat(d + '/game.txt')[6]]
+for words in %r:
+    store.append(*words)
+    sizes.append(os.stat(d + '/game.txt')[6])
+state = [store.plies, store.result, store.illegal, store.appended]
+fresh = GameStore(d)
+saved = fresh.load()
+loaded = [list(saved.moves), saved.result, fresh.plies, fresh.appended]
+whole = open(d + '/game.txt', 'rb').read()
+# a power cut in the middle of the next append: a prefix of its line, no line end
+open(d + '/game.txt', 'ab').write(b'+ 5g5f 12')
+torn = GameStore(d)
+saved = torn.load()
+after_torn = [list(saved.moves), saved.result, torn.plies]
+torn.save(torn.load())  # the compaction at boot: a clean end to append to again
+torn.append('+', '5g5f')
+again = GameStore(d).load()
+print(json.dumps([sizes, state, loaded, after_torn, list(again.moves), again.result]))
+""" % (tmp_path, APPENDS))
+    sizes, state, loaded, after_torn, again, again_result = result
+    moves = ["7g7f", "3c3d", "6g6f", "1g1f", "1c1d"]
+    assert state == [5, "white:resignation", "-", 5]
+    assert loaded == [moves, "white:resignation", 5, 5]
+    assert after_torn == [moves, "white:resignation", 5]
+    assert again == moves + ["5g5f"] and again_result == "white:resignation"
+    per_entry = [b - a for a, b in zip(sizes, sizes[1:])]
+    assert all(0 < n <= 16 for n in per_entry[:4]), per_entry   # a move: a few bytes, not the game
+
+
+def test_a_damaged_missing_or_misplaced_entry_is_reported_not_resumed(tmp_path):
+    result = micropython_json("""
+from boardfw.storage import GameStore, SavedGame, CorruptSave
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f']))
+for words in %r:
+    store.append(*words)
+data = open(d + '/game.txt', 'rb').read()
+head, _, tail = data.partition(b'\\ncrc ')
+crc_line, _, entries = tail.partition(b'\\n')
+lines = entries.split(b'\\n')[:-1]
+def rebuilt(entry_lines):
+    return head + b'\\ncrc ' + crc_line + b'\\n' + b''.join(l + b'\\n' for l in entry_lines)
+cases = {
+    'flipped': rebuilt([lines[0].replace(b'2g2f', b'2g2e')] + lines[1:]),
+    'missing': rebuilt(lines[:1] + lines[2:]),
+    'swapped': rebuilt([lines[1], lines[0]] + lines[2:]),
+    'twice': rebuilt(lines[:3] + lines[2:]),
+    'last damaged': rebuilt(lines[:-1] + [lines[-1][:-1] + b'0']),
+    'intact': rebuilt(lines),
+}
+out = {}
+for name, damaged in cases.items():
+    open(d + '/game.txt', 'wb').write(damaged)
+    try:
+        out[name] = list(GameStore(d).load().moves)
+    except CorruptSave as e:
+        out[name] = 'corrupt: ' + str(e)
+print(json.dumps(out))
+""" % (tmp_path, APPENDS))
+    assert result.pop("intact") == ["7g7f", "1g1f", "1c1d"]
+    assert result == {name: "corrupt: entry damaged" for name in
+                      ("flipped", "missing", "swapped", "twice", "last damaged")}
+
+
+def test_a_save_of_the_earlier_whole_file_format_still_loads(tmp_path):
+    body = ("yariboard-game 1\nid 0badcafe\nvariant yari\nmode casual\nhandicap -\n"
+            "result -\nillegal -\nstart S T A R\nmoves 7g7f 3c3d\n").encode()
+    (tmp_path / "game.txt").write_bytes(body + b"crc %08x\n" % binascii.crc32(body))
+    result = micropython_json("""
+from boardfw.storage import GameStore
+store = GameStore('%s')
+saved = store.load()
+print(json.dumps([saved.game_id, list(saved.moves), store.plies]))
+""" % tmp_path)
+    assert result == ["0badcafe", ["7g7f", "3c3d"], 2]
+
+
+def test_a_take_back_clears_a_recorded_illegal_move_before_it_takes_a_move(tmp_path):
+    result = micropython_json("""
+from boardfw.storage import GameStore, SavedGame
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'tournament', '-', '-', '-', 'S', ['7g7f']))
+store.append('=', 'white:illegal-move', '7a7b')
+first = [store.plies, store.result, store.illegal]
+store.append('-')
+second = [store.plies, store.result, store.illegal]
+saved = GameStore(d).load()
+print(json.dumps([first, second, list(saved.moves), saved.result, saved.illegal]))
+""" % tmp_path)
+    assert result == [[1, "white:illegal-move", "7a7b"], [1, "-", "-"], ["7g7f"], "-", "-"]
+
+
+def test_saved_moves_come_back_in_order_at_most_sixteen_to_a_line(tmp_path):
+    rng = random.Random(9)
+    games = [[rng.choice(["7g7f", "P*5e", "2c2b+", "1a1b"]) for _ in range(n)]
+             for n in (0, 1, 15, 16, 17, 32, 300)]
+    result = micropython_json("""
+from boardfw.storage import GameStore, SavedGame
+store = GameStore('%s')
+out = []
+for moves in %r:
+    store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', iter(moves)))
+    lines = [l.split()[1:] for l in open('%s/game.txt') if l.startswith('moves ')]
+    out.append([list(store.load().moves), [len(l) for l in lines]])
+print(json.dumps(out))
+""" % (tmp_path, games, tmp_path))
+    for moves, (loaded, per_line) in zip(games, result):
+        assert loaded == moves
+        assert sum(per_line) == len(moves) and all(1 <= n <= 16 for n in per_line)
+        assert per_line[:-1] == [16] * (len(per_line) - 1)
+
+
+IDLE_LINK = """
+import gc
+from boardfw.serial_link import SerialLink
+
+
+def allocated_by(link, calls):
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for _ in range(calls):
+        link.read_line()
+    after = gc.mem_alloc()
+    gc.enable()
+    return after - before
+
+
+link = SerialLink()
+link.read_line()   # the first poll sets up the tuple ipoll hands back from then on
+print(allocated_by(link, 1000), link.read_line())
+"""
+
+
+def test_the_serial_link_allocates_nothing_while_no_line_arrives():
+    # The loop asks the port on every pass: garbage left each time would keep the GC busy.
+    # stdin is a pipe that stays open and silent, as a USB port with no host talking.
+    proc = subprocess.Popen([micropython_binary(), "-c", IDLE_LINK], cwd=FIRMWARE,
+                            env=dict(os.environ, MICROPYPATH=FIRMWARE), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = proc.stdout.read()
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    finally:
+        proc.stdin.close()
+    assert out.split() == ["0", "None"]
+
+
+FAKE_GPIO = """
+import sys
+
+class Circuit:
+    # reed switches with one diode each: only the driven row can pull a column
+    closed = set()
+    rows = {}
+    cols = {}
+    driven_at_once = 0
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, n, mode=0, pull=None, value=None):
+        self.n = n
+        self.init(mode, pull, value=value)
+
+    def init(self, mode=0, pull=None, value=None):
+        self.mode = mode
+        if pull is not None:
+            self.pull = pull
+        if value is not None:
+            self.level = value
+        driven = [p for p in Circuit.rows.values() if p.mode == Pin.OUT]
+        Circuit.driven_at_once = max(Circuit.driven_at_once, len(driven))
+
+    def value(self, v=None):
+        if v is not None:
+            self.level = v
+            return None
+        idle = 1 if self.pull == Pin.PULL_UP else 0
+        for (row_pin, col_pin) in Circuit.closed:
+            row = Circuit.rows[row_pin]
+            if col_pin == self.n and row.mode == Pin.OUT and row.level != idle:
+                return row.level
+        return idle
+
+class Machine:
+    Pin = Pin
+
+class NeoPixelModule:
+    class NeoPixel:
+        def __init__(self, pin, count):
+            self.pin = pin
+            self.count = count
+
+sys.modules['machine'] = Machine
+sys.modules['neopixel'] = NeoPixelModule
+"""
+
+
+def test_pin_matrix_drives_one_row_at_a_time_at_either_active_level():
+    result = micropython_json(FAKE_GPIO + """
+from boardfw import config
+from boardfw.pico_hw import PinMatrix
+c = config.load('%s')
+out = []
+for active in (0, 1):
+    Circuit.rows = {}
+    m = PinMatrix(c.row_pins, c.col_pins, active)
+    for p in m._rows:
+        Circuit.rows[p.n] = p
+    # three corners of a rectangle closed (the diodes keep the fourth from ghosting)
+    Circuit.closed = {(c.row_pins[1], c.col_pins[2]), (c.row_pins[1], c.col_pins[5]),
+                      (c.row_pins[6], c.col_pins[2]), (c.row_pins[8], c.col_pins[0])}
+    out.append([m.read_row(r) for r in range(c.ranks)])
+print(json.dumps([out, Circuit.driven_at_once]))
+""" % BOARD)
+    readings, driven_at_once = result
+    expected = [0, (1 << 2) | (1 << 5), 0, 0, 0, 0, 1 << 2, 0, 1 << 0]
+    assert readings == [expected, expected]      # rows driven low, then high
+    assert driven_at_once == 1                   # never two rows driven together
+
+
+def test_pico_hardware_takes_every_pin_from_the_board_file():
+    result = micropython_json(FAKE_GPIO + """
+from boardfw import config
+from boardfw.pico_hw import PicoHardware
+c = config.load('%s')
+hw = PicoHardware(c)
+buttons = {}
+for name in hw.button_pins:
+    pin = hw.button_pins[name]
+    buttons[name] = [pin.n, pin.mode, pin.pull]
+print(json.dumps([[p.n for p in hw.matrix_pins._rows], [p.n for p in hw.matrix_pins._cols],
+                  [p.pull for p in hw.matrix_pins._cols], hw.strip.pin.n, hw.strip.pin.mode,
+                  hw.strip.count, buttons, [c.row_pins, c.col_pins, c.led_pin, c.button_pins]]))
+""" % BOARD)
+    rows, cols, col_pulls, led_pin, led_mode, led_count, buttons, board = result
+    row_pins, col_pins, board_led_pin, button_pins = board
+    assert rows == row_pins and cols == col_pins and col_pulls == [1] * len(col_pins)
+    assert led_pin == board_led_pin and led_mode == 1 and led_count == 63
+    assert buttons == {name: [gp, 0, 1] for name, gp in button_pins.items()}   # IN, PULL_UP
+
+
+def test_simulator_control_lines_it_cannot_read_are_reported_not_fatal(tmp_path):
+    with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as sim:
+        sim.send_commands(["place 9z", "press C", "advance soon", "frobnicate"])
+        sim.sync()
+        assert sim.alive()
+        for _ in range(50):                 # the report pipe is read by a thread
+            if len(sim.errors) == 4:
+                break
+            time.sleep(0.02)
+        assert sim.errors == ["error bad command place 9z", "error bad command press C",
+                              "error bad command advance soon", "error unknown command frobnicate"]
+
+
+def test_simulator_restarts_with_the_pieces_of_its_last_set_line(tmp_path):
+    """A `set` line (pieces put back for a new game) is what the next power-up boots with."""
+    game = Game("yari")
+    first = game.position.legal_moves()[0]
+    start = occupied_squares("yari")
+    with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as sim:
+        client = SerialClient(sim.port)
+        try:
+            sim.send_commands(move_gestures(game.position, first))
+            client.wait_for(lambda f: f[1] == "move")
+            assert client.request("new", "yari", "-", "casual")[0] == "ok"
+            sim.send_commands(["set " + " ".join(start), "advance 100"])
+            sim.sync()
+            assert sim.occupied == set(start)
+            client.close()
+            sim.restart()
+            client = SerialClient(sim.port)
+            sim.send_commands(move_gestures(game.position, first))
+            frame = client.wait_for(lambda f: f[1] == "move")
+            assert frame[2][:2] == ["1", to_usi(game.variant, first)]
+        finally:
+            client.close()

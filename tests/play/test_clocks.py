@@ -1,0 +1,135 @@
+"""Game clocks: sudden death, byoyomi, Fischer increment; the engine's share of the time;
+a flag fall recorded on the board (real firmware, virtual board clock) as a loss on time."""
+import pytest
+from rich.console import Console
+
+from shogicore.variants import BLACK, WHITE
+from yariboard.records.archive import Archive
+from yariboard.play.clocks import GameClock, TimeControl, parse_time_control
+from yariboard.cli.sim import SimConsole
+from yariboard.records.formats import export_games, import_games
+from yariboard.sim.rig import SimRig
+
+
+class Hands:
+    """A wall clock the test moves by hand."""
+
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+def test_sudden_death_runs_only_the_clock_of_the_side_to_move():
+    now = Hands()
+    clock = GameClock(TimeControl(main=60), now=now)
+    clock.start(BLACK)
+    now.t += 10
+    assert clock.remaining(BLACK) == (50, 0) and clock.remaining(WHITE) == (60, 0)
+    clock.moved(BLACK)
+    now.t += 59
+    assert clock.remaining(BLACK) == (50, 0) and clock.flag() is None
+    now.t += 1.5
+    assert clock.flag() == WHITE
+    assert "Black 0:50" in clock.describe() and "White 0:00*" in clock.describe()
+
+
+def test_byoyomi_gives_each_move_its_period_once_the_main_time_is_gone():
+    now = Hands()
+    clock = GameClock(TimeControl(main=10, byoyomi=5), now=now)
+    clock.start(BLACK)
+    now.t += 12
+    assert clock.remaining(BLACK) == (0, 3) and clock.flag() is None
+    assert "byoyomi 0:03" in clock.describe()
+    clock.moved(BLACK)
+    clock.moved(WHITE)
+    now.t += 4.9                       # a fresh period for the next move
+    assert clock.flag() is None
+    now.t += 0.2
+    assert clock.flag() == BLACK
+
+
+def test_fischer_adds_the_increment_after_each_move():
+    now = Hands()
+    clock = GameClock(TimeControl(main=10, increment=2), now=now)
+    clock.start(BLACK)
+    now.t += 3
+    clock.moved(BLACK)
+    assert clock.left[BLACK] == 9 and clock.running == WHITE
+    now.t += 11                        # White thinks past its 10 s
+    assert clock.flag() == WHITE
+
+
+def test_the_engine_spends_a_share_of_its_time_never_more_than_it_has():
+    now = Hands()
+    for control in (TimeControl(main=300), TimeControl(main=300, increment=5),
+                    TimeControl(main=0, byoyomi=10), TimeControl(main=2, byoyomi=0)):
+        clock = GameClock(control, now=now)
+        clock.start(WHITE)
+        main, byoyomi = clock.remaining(WHITE)
+        budget = clock.think_time(WHITE)
+        assert 0 < budget <= main + byoyomi
+        assert budget <= max(main / 10, byoyomi, control.increment)
+
+
+@pytest.mark.parametrize("numbers, reason", [
+    ((None, 10, 5), "not both"), ((-1, 0, 0), "--time must not be negative"),
+    ((0, 0, 0), "needs --time"), ((5, -3, 0), "--byoyomi must not be negative"),
+])
+def test_bad_time_controls_are_named(numbers, reason):
+    with pytest.raises(ValueError) as caught:
+        parse_time_control(*numbers)
+    assert reason in str(caught.value)
+
+
+def test_no_clock_without_a_time_and_the_options_turn_into_seconds():
+    assert parse_time_control(None, 0, 0) is None
+    assert parse_time_control(5, 10, 0) == TimeControl(main=300, byoyomi=10)
+
+
+def test_a_flag_fall_is_recorded_on_the_board_and_in_the_archive(tmp_path):
+    now = Hands()
+    clock = GameClock(TimeControl(main=30), now=now)
+    archive = Archive(str(tmp_path / "games.sqlite3"))
+    console = Console(width=80, record=True, color_system=None)
+    try:
+        with SimRig(str(tmp_path / "flash"), clock="virtual", log_dir=str(tmp_path)) as rig:
+            sim = SimConsole(rig, archive, console, clock=clock)
+            sim.pump(0.2)
+            sim.execute("move 7g7f")
+            now.t += 29
+            sim.pump(0.1)
+            assert sim.session.recorder.result == "-"
+            sim.console.export_text()
+            sim.show()
+            assert "Black 0:30  White 0:01*" in sim.console.export_text()
+            now.t += 2
+            for _ in range(20):
+                sim.pump(0.05)
+                if sim.session.finished():
+                    break
+            assert sim.session.recorder.result == "black:time"
+            record = archive.game(sim.recorder.game_id)
+            assert (record.winner, record.reason) == ("black", "time")
+            assert record.usi_moves() == ["7g7f"]
+            for fmt in ("pgn", "json"):   # a loss on time survives the exports
+                again = import_games(export_games([record], fmt), fmt)[0]
+                assert (again.winner, again.reason) == ("black", "time"), fmt
+    finally:
+        archive.close()
+
+
+def test_a_loss_on_time_is_written_and_read_in_kif():
+    from shogicore.variants import variant_by_name
+    from yariboard.records.game import GameRecord, MoveRecord, now_stamp
+
+    record = GameRecord(variant="shogi", start_sfen=variant_by_name("shogi").start_sfen,
+                        black="A", white="B", date=now_stamp(), mode="casual",
+                        winner="black", reason="time",
+                        moves=[MoveRecord("7g7f", now_stamp()), MoveRecord("3c3d", now_stamp()),
+                               MoveRecord("2g2f", now_stamp())])
+    text = export_games([record], "kif")
+    assert "切れ負け" in text                     # the KIF word for a loss on time
+    again = import_games(text, "kif")[0]
+    assert (again.winner, again.reason) == ("black", "time")   # White, to move, flagged

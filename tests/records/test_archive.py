@@ -1,0 +1,153 @@
+"""The SQLite archive: idempotent move storage, refusals that change nothing, crash safety."""
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.records.test_records import random_record
+from yariboard.records.archive import DB_ENV, Archive, ArchiveError, default_path
+from yariboard.records.game import GameRecord, RecordError
+
+
+def empty_game(**headers):
+    fields = dict(variant="yari", start_sfen="rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1",
+                  black="Ann", white="Ben", date="2025-01-02T10:00:00Z")
+    fields.update(headers)
+    return GameRecord(**fields)
+
+
+def test_a_game_survives_closing_and_reopening_the_file(tmp_path):
+    path = str(tmp_path / "games.sqlite3")
+    record = random_record(5)
+    with Archive(path) as archive:
+        game_id = archive.new_game(record)
+    with Archive(path) as archive:
+        assert archive.game(game_id).same_game(record)
+        assert archive.ids() == [game_id]
+
+
+def test_storing_a_move_again_is_a_no_op_and_a_different_one_is_refused(tmp_path):
+    with Archive(str(tmp_path / "a.db")) as archive:
+        game_id = archive.new_game(empty_game())
+        assert archive.add_move(game_id, 1, "7g7f", "2025-01-02T10:00:05Z") is True
+        assert archive.add_move(game_id, 1, "7g7f", "2025-01-02T10:09:00Z") is False
+        with pytest.raises(ArchiveError, match="already has 7g7f at move 1"):
+            archive.add_move(game_id, 1, "6g6f")
+        with pytest.raises(ArchiveError, match="has 1 moves; cannot store move 3"):
+            archive.add_move(game_id, 3, "3c3d")
+        moves = archive.game(game_id).moves
+        assert [(m.usi, m.at) for m in moves] == [("7g7f", "2025-01-02T10:00:05Z")]
+
+
+def test_timestamps_never_go_backwards(tmp_path):
+    with Archive(str(tmp_path / "a.db")) as archive:
+        game_id = archive.new_game(empty_game())
+        archive.add_move(game_id, 1, "7g7f", "2025-01-02T10:00:05Z")
+        archive.add_move(game_id, 2, "3c3d", "2025-01-02T09:00:00Z")
+        assert [m.at for m in archive.game(game_id).moves] == ["2025-01-02T10:00:05Z"] * 2
+
+
+def test_taking_moves_back_and_finishing(tmp_path):
+    with Archive(str(tmp_path / "a.db")) as archive:
+        game_id = archive.new_game(empty_game(board_game="0badf00d"))
+        for ply, usi in enumerate(["7g7f", "3c3d", "7f7e"], 1):
+            archive.add_move(game_id, ply, usi)
+        archive.truncate(game_id, 2)
+        assert archive.game(game_id).usi_moves() == ["7g7f", "3c3d"]
+        archive.finish(game_id, "white", "resignation")
+        game = archive.game(game_id)
+        assert (game.winner, game.reason) == ("white", "resignation")
+        assert archive.find_board_game("0badf00d") == game_id
+        assert archive.find_board_game("ffffffff") is None
+        with pytest.raises(RecordError, match="unknown ending"):
+            archive.finish(game_id, "white", "boredom")
+        assert archive.game(game_id).reason == "resignation"
+
+
+def test_bad_headers_are_refused_before_anything_is_written(tmp_path):
+    with Archive(str(tmp_path / "a.db")) as archive:
+        with pytest.raises(RecordError, match="unknown variant"):
+            archive.new_game(empty_game(variant="chess"))
+        with pytest.raises(RecordError, match="unknown mode"):
+            archive.new_game(empty_game(mode="blitz"))
+        assert archive.ids() == []
+
+
+def test_summaries_count_moves_newest_first(tmp_path):
+    with Archive(str(tmp_path / "a.db")) as archive:
+        old = archive.new_game(random_record(1))
+        new = archive.new_game(random_record(2))
+        listed = archive.summaries()
+        assert [record.id for record, _ in listed] == [new, old]
+        assert [count for _, count in listed] == [len(random_record(2).moves), len(random_record(1).moves)]
+
+
+def test_the_database_path_comes_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv(DB_ENV, str(tmp_path / "elsewhere.db"))
+    assert default_path() == str(tmp_path / "elsewhere.db")
+    monkeypatch.delenv(DB_ENV)
+    assert default_path().endswith(os.path.join("yariboard", "games.sqlite3"))
+
+
+WRITER = """
+import sys
+from yariboard.records.archive import Archive
+from yariboard.records.game import GameRecord
+path, moves = sys.argv[1], sys.argv[2].split()
+archive = Archive(path)
+game_id = archive.find_board_game("kill-test")
+if game_id is None:
+    game_id = archive.new_game(GameRecord(variant="yari", date="2025-01-02T10:00:00Z",
+        start_sfen="rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1", board_game="kill-test"))
+print("ready", flush=True)
+for ply, usi in enumerate(moves, 1):
+    if archive.add_move(game_id, ply, usi):
+        print("stored", ply, flush=True)
+print("done", flush=True)
+"""
+
+
+def test_killing_the_writer_at_random_moments_loses_nothing_committed(tmp_path):
+    """SIGKILL a real writer mid-stream again and again; every acknowledged move stays."""
+    path = str(tmp_path / "kill.db")
+    # The archive does not judge moves: a long stream of plausible ones keeps it writing.
+    moves = ["%d%s%d%s" % (1 + n % 7, "abcdefghi"[n % 9], 1 + n // 7 % 7, "abcdefghi"[n // 9 % 9])
+             for n in range(400)]
+    rng = random.Random(3)
+    acknowledged = 0
+    kills = 0
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    for _ in range(12):
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, path, " ".join(moves)],
+                                stdout=subprocess.PIPE, text=True, env=env)
+        assert proc.stdout.readline() == "ready\n"
+        # Let it store a random number of further moves, then kill it wherever it is.
+        for _ in range(rng.randint(0, 25)):
+            proc.stdout.readline()
+        time.sleep(rng.uniform(0.0, 0.005))
+        proc.send_signal(signal.SIGKILL)
+        out, _ = proc.communicate()
+        complete_lines = out.split("\n")[:-1]      # a kill can cut the last line short
+        stored = [int(line.split()[1]) for line in complete_lines if line.startswith("stored")]
+        if "done" not in out:
+            kills += 1
+        if stored:
+            acknowledged = max(acknowledged, stored[-1])
+        with Archive(path) as archive:
+            game = archive.game(archive.find_board_game("kill-test"))
+            assert len(game.moves) >= acknowledged
+            assert game.usi_moves() == moves[:len(game.moves)]
+        check = sqlite3.connect(path)
+        assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        check.close()
+    assert kills == 12
+    # A final uninterrupted run completes the game with every move exactly once.
+    subprocess.run([sys.executable, "-c", WRITER, path, " ".join(moves)], check=True,
+                   capture_output=True)
+    with Archive(path) as archive:
+        assert archive.game(archive.find_board_game("kill-test")).usi_moves() == moves

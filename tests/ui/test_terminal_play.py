@@ -1,0 +1,184 @@
+"""A person at a terminal plays `yariboard play --sim` to the end, through a real pty.
+
+The installed command runs in an 80x50 pseudo-terminal (the firmware on the MicroPython unix
+port behind it, real time); the test types what a player types and reads the screen after
+each step: a capture, a declined promotion, a drop whose piece is chosen on the board, the
+engine's moves carried out as the LEDs order them, a take-back from the host and a
+resignation. The game must reach the archive exactly as played.
+"""
+import fcntl
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+from yariboard.records.archive import Archive
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+# Black: pawns on 7f (faces White's pawn on 7e) and 5d (next step enters the zone), a Pawn
+# and a Knight in hand; White: its General in the far corner and the pawn.
+START_SFEN = "6k/7/7/2P4/p6/P6/7/7/3K3 b NP 1"
+
+
+class Terminal:
+    """A command running in a pty of a fixed size; keeps everything it printed."""
+
+    def __init__(self, argv, columns=80, rows=50, env=None):
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
+                                        env=env, close_fds=True, start_new_session=True)
+        os.close(slave)
+        self.output = ""
+
+    def read(self, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:      # the command ended and closed the pty
+                    return
+                self.output += ANSI.sub("", data.decode("utf-8", "replace"))
+
+    def type(self, line):
+        os.write(self.master, (line + "\n").encode())
+
+    def screen(self):
+        """The last complete board picture printed, as text."""
+        end = self.output.rfind("╰")
+        start = self.output.rfind("╭", 0, end)
+        return self.output[start:end] if start >= 0 and end > start else ""
+
+    def wait_for(self, predicate, seconds=30, what=""):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if predicate(self.screen()):
+                return self.screen()
+            self.read(0.2)
+        raise AssertionError("screen never showed %s; last screen:\n%s\n--- output tail:\n%s"
+                             % (what, self.screen(), self.output[-3000:]))
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        os.close(self.master)
+
+
+def yariboard_command():
+    found = os.path.join(os.path.dirname(sys.executable), "yariboard")
+    return found if os.path.exists(found) else shutil.which("yariboard")
+
+
+def status(screen):
+    return " ".join(line.strip(" │") for line in screen.splitlines()
+                    if "status:" in line or line.strip(" │").startswith("'"))
+
+
+def moves_shown(screen):
+    return re.findall(r"\d+\. +(\S+)(?: +(\S+))?", screen)
+
+
+def ordered_squares(screen):
+    """(from, to) of the engine's move as the LED legend shows it."""
+    frm = re.search(r"take from here: (\w\w)", screen)
+    to = re.search(r"put it here \(blinks\): (\w\w)", screen)
+    return frm.group(1), to.group(1)
+
+
+def carry_out_engine_move(term, plies_before):
+    screen = term.wait_for(lambda s: "carry out the engine's move" in s, what="the engine's move")
+    frm, to = ordered_squares(screen)
+    assert "engine thinking" not in screen                    # it is no longer thinking
+    term.type("move %s%s" % (frm, to))
+    return term.wait_for(lambda s: "Black to move" in status(s)
+                         and _plies(s) == plies_before + 1, what="Black to move")
+
+
+def _plies(screen):
+    return sum(1 + bool(pair[1]) for pair in moves_shown(screen))
+
+
+def test_a_short_game_typed_at_a_terminal(tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    env = dict(os.environ, TERM="xterm", COLUMNS="80", LINES="50")
+    term = Terminal([yariboard_command(), "--db", db, "play", "--sim", "--new", "--level", "1",
+                     "--seconds", "0.3"], env=env)
+    try:
+        screen = term.wait_for(lambda s: "Black to move" in s, what="the start")
+        assert "player (Black) vs built-in engine, level 1 (White)" in screen
+        assert all(len(line) <= 80 for line in term.output.splitlines())
+        term.type("sfen " + START_SFEN)
+        screen = term.wait_for(lambda s: "Black hand: YN P" in s and "Black to move" in status(s),
+                               what="the set-up position")
+        # a capture: the pawn on 7f takes the one on 7e
+        term.type("move 7f7e")
+        screen = term.wait_for(lambda s: "engine thinking" in s or "carry out" in s,
+                               what="the engine at work")
+        assert "Black hand: YN Px2" in screen and "Px7e" in screen
+        screen = carry_out_engine_move(term, 1)
+        assert "Px7e" in screen
+        # a declined promotion: the board offers promotion first, B turns it down
+        term.type("move 5d5c")
+        screen = term.wait_for(lambda s: "P-5c=" in s, what="the declined promotion")
+        assert "choice" not in status(screen)
+        screen = carry_out_engine_move(term, 3)
+        assert "choice" not in screen
+        # a drop of the Knight: the board offers the Pawn first, then the Knight
+        term.type("move N*7h")
+        screen = term.wait_for(lambda s: "YN*7h" in s, what="the Knight drop")
+        assert "Black hand: Px2" in screen
+        screen = carry_out_engine_move(term, 5)
+        # take back from the host: the engine's reply and the drop, Black to move again
+        term.type("takeback")
+        screen = term.wait_for(lambda s: _plies(s) == 4 and "Black to move" in status(s),
+                               what="the take-back")
+        assert "YN*7h" not in screen and "Black hand: YN Px2" in screen
+        # resignation from the host, for the person's side
+        term.type("resign")
+        screen = term.wait_for(lambda s: "White wins (resignation)" in s, what="the resignation")
+        assert "in check" not in screen
+        assert "game over: the loser's General: 4i" in screen
+        term.read(3)
+        assert term.process.wait(timeout=20) == 0
+    finally:
+        term.close()
+    assert "Traceback" not in term.output
+    with Archive(db) as archive:
+        record = _last_game(archive)
+        assert record.start_sfen == START_SFEN
+        assert record.usi_moves()[:3] == ["7f7e", record.usi_moves()[1], "5d5c"]
+        assert len(record.usi_moves()) == 4
+        assert (record.winner, record.reason) == ("white", "resignation")
+
+
+def _last_game(archive):
+    return archive.game(max(archive.ids()))
+
+
+def test_ctrl_c_and_end_of_input_stop_the_simulator_cleanly(tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    env = dict(os.environ, TERM="xterm")
+    term = Terminal([yariboard_command(), "--db", db, "sim"], env=env)
+    try:
+        term.wait_for(lambda s: "Black to move" in s, what="the start")
+        term.type("move 7g7f")
+        term.wait_for(lambda s: "White to move" in s, what="the move")
+        term.process.send_signal(signal.SIGINT)           # what Ctrl-C sends
+        assert term.process.wait(timeout=20) == 0
+        term.read(0.5)
+    finally:
+        term.close()
+    assert "interrupted: the game stays on the board" in term.output
+    assert "Traceback" not in term.output
+    with Archive(db) as archive:
+        assert archive.game(max(archive.ids())).usi_moves() == ["7g7f"]
