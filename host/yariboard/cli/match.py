@@ -3,7 +3,7 @@ per move."""
 from shogicore.variants import BLACK
 
 from yariboard.cli.common import fail
-from yariboard.engines.match import MAX_PLIES, describe_score, run_match
+from yariboard.engines.match import MAX_PLIES, Sprt, describe_score, run_match
 from yariboard.engines.usi import UsiError
 
 DEFAULT_NODES = 1000
@@ -31,6 +31,10 @@ def register(subparsers):
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="games played at once, a pair of engines each: up to one per "
                              "core (default %(default)s; the same games either way)")
+    parser.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"),
+                        help="stop as soon as a sequential test decides between 'the built-in "
+                             "engine is ELO0 stronger' and 'ELO1 stronger' (5%% error each "
+                             "way); --games is then the most it plays")
     parser.add_argument("--node", metavar="PATH", help="Node.js to run Fairy-Stockfish with")
     parser.add_argument("--engines-dir", metavar="DIR", help="where engines are installed")
     parser.set_defaults(func=run)
@@ -50,9 +54,14 @@ def run(args):
         return fail("--games, --nodes, --fsf-nodes, --depth, --max-plies and --jobs must be "
                     "at least 1")
 
+    try:
+        sprt = Sprt(*args.sprt) if args.sprt else None
+    except ValueError as error:
+        return fail("--sprt: %s" % error)
+
     def show(index, game):
-        side = "black" if game.builtin_side == BLACK else "white"
-        result = {1.0: "built-in wins", 0.5: "draw", 0.0: "Fairy-Stockfish wins"}[game.builtin_points]
+        side = "black" if game.first_side == BLACK else "white"
+        result = {1.0: "built-in wins", 0.5: "draw", 0.0: "Fairy-Stockfish wins"}[game.first_points]
         print("game %d: built-in plays %s: %s (%s, %d plies)"
               % (index + 1, side, result, game.reason, game.plies), flush=True)
 
@@ -60,7 +69,7 @@ def run(args):
         report = run_match(args.games, nodes, variant=args.variant, seed=args.seed,
                            node=args.node, engines_dir=args.engines_dir,
                            max_plies=args.max_plies, on_game=show, fsf_nodes=fsf_nodes,
-                           jobs=args.jobs, depth=args.depth)
+                           jobs=args.jobs, depth=args.depth, sprt=sprt)
     except UsiError as error:
         return fail(str(error))
     if args.depth is not None:
@@ -72,4 +81,6 @@ def run(args):
     print("%s, %s: +%d =%d -%d, %s"
           % (pairing, args.variant, report.wins(), report.draws(), report.losses(),
              describe_score(report)))
+    if sprt is not None:
+        print(sprt.describe(report))
     return 0

@@ -1,5 +1,7 @@
-"""Matches between two USI engines: the built-in engine (through `yariboard usi`) against
-Fairy-Stockfish, both at a fixed node budget per move.
+"""Matches between two engines: by default the built-in engine (through `yariboard usi`)
+against Fairy-Stockfish, both at a fixed node budget per move; any two engines through
+`play_match` (the level ladder, levels.py). A sequential test (`Sprt`) can end a match as
+soon as its question is answered.
 
 Running the built-in engine through its own USI front end means the match exercises exactly
 what a shogi GUI would talk to. Openings are varied by a few seeded random plies; each
@@ -60,16 +62,16 @@ def openings(variant, count, seed, plies=OPENING_PLIES):
 @dataclass
 class GameReport:
     opening: str
-    builtin_side: int
+    first_side: int
     winner: object
     reason: str
     plies: int
 
     @property
-    def builtin_points(self):
+    def first_points(self):
         if self.winner is None:
             return 0.5
-        return 1.0 if self.winner == self.builtin_side else 0.0
+        return 1.0 if self.winner == self.first_side else 0.0
 
 
 @dataclass
@@ -78,17 +80,17 @@ class MatchReport:
     games: List[GameReport] = field(default_factory=list)
 
     def wins(self):
-        return sum(1 for g in self.games if g.builtin_points == 1.0)
+        return sum(1 for g in self.games if g.first_points == 1.0)
 
     def draws(self):
-        return sum(1 for g in self.games if g.builtin_points == 0.5)
+        return sum(1 for g in self.games if g.first_points == 0.5)
 
     def losses(self):
-        return sum(1 for g in self.games if g.builtin_points == 0.0)
+        return sum(1 for g in self.games if g.first_points == 0.0)
 
     def score(self):
         """The built-in engine's points (a draw counts half) as a fraction of the games."""
-        return sum(g.builtin_points for g in self.games) / len(self.games) if self.games else 0.0
+        return sum(g.first_points for g in self.games) / len(self.games) if self.games else 0.0
 
     def score_interval(self):
         """(low, high): the 95 % interval of the score, by Wilson's formula, which stays
@@ -128,13 +130,137 @@ def describe_score(report):
         describe_elo(low), describe_elo(high))
 
 
+class Sprt:
+    """A sequential probability ratio test of H0 "the first engine is `elo0` stronger" against
+    H1 "it is `elo1` stronger" (elo0 < elo1), with error rates `alpha` (H1 accepted when H0
+    holds) and `beta` (H0 accepted when H1 holds).
+
+    It is the generalised SPRT fishtest uses for wins, draws and losses: under each
+    hypothesis the outcome chances are the likeliest ones (given the games) whose mean score
+    is the score that hypothesis names by the logistic model, and the test stops once the
+    log-likelihood ratio leaves ln(beta / (1 - alpha)) .. ln((1 - beta) / alpha)."""
+
+    def __init__(self, elo0, elo1, alpha=0.05, beta=0.05):
+        if not elo0 < elo1:
+            raise ValueError("the SPRT needs elo0 below elo1, not %g and %g" % (elo0, elo1))
+        if not (0 < alpha < 0.5 and 0 < beta < 0.5):
+            raise ValueError("the SPRT's error rates must be between 0 and 0.5")
+        self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
+        self.lower = math.log(beta / (1 - alpha))
+        self.upper = math.log((1 - beta) / alpha)
+
+    def llr(self, wins, draws, losses):
+        """The log-likelihood ratio of H1 against H0 after these games."""
+        games = wins + draws + losses
+        if not games:
+            return 0.0
+        # An outcome not seen yet still has a small chance: no hypothesis is ruled out by it.
+        seen = [max(count, SPRT_UNSEEN) / games for count in (losses, draws, wins)]
+        total = sum(seen)
+        seen = [share / total for share in seen]
+        under_h0 = likeliest_chances(seen, expected_score(self.elo0))
+        under_h1 = likeliest_chances(seen, expected_score(self.elo1))
+        return games * sum(share * math.log(h1 / h0)
+                           for share, h0, h1 in zip(seen, under_h0, under_h1))
+
+    def decision(self, wins, draws, losses):
+        """'H1' or 'H0' once the test has decided, else None."""
+        ratio = self.llr(wins, draws, losses)
+        if ratio >= self.upper:
+            return "H1"
+        if ratio <= self.lower:
+            return "H0"
+        return None
+
+    def describe(self, report):
+        """'SPRT elo0 0, elo1 50: H1 accepted after 12 games (LLR 3.01, bounds -2.94..2.94)'."""
+        counts = report.wins(), report.draws(), report.losses()
+        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[
+            self.decision(*counts)]
+        return "SPRT elo0 %g, elo1 %g: %s after %d games (LLR %.2f, bounds %.2f..%.2f)" % (
+            self.elo0, self.elo1, verdict, len(report.games), self.llr(*counts), self.lower,
+            self.upper)
+
+
+# The count an outcome not seen yet is given (fishtest's regularisation).
+SPRT_UNSEEN = 1e-3
+# Halvings of the interval the mean is sought in: far below a double's precision.
+BISECTIONS = 60
+# A loss, a draw and a win, in points.
+OUTCOME_POINTS = (0.0, 0.5, 1.0)
+
+
+def likeliest_chances(seen, score):
+    """The chances of a loss, a draw and a win closest to the shares `seen` (the most likely
+    given them) whose mean is `score`: seen[i] / (1 + x (points[i] - score)), with x found
+    by bisection where the mean comes out right (the mean falls as x grows)."""
+    offsets = [points - score for points in OUTCOME_POINTS]
+    low, high = -1 / offsets[2], -1 / offsets[0]
+
+    def chances(x):
+        return [share / (1 + x * offset) for share, offset in zip(seen, offsets)]
+
+    for _ in range(BISECTIONS):
+        middle = (low + high) / 2
+        if sum(c * offset for c, offset in zip(chances(middle), offsets)) > 0:
+            low = middle
+        else:
+            high = middle
+    found = chances((low + high) / 2)
+    total = sum(found)
+    return [c / total for c in found]
+
+
+def expected_score(elo):
+    """The score a player `elo` points stronger expects (logistic model)."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
 def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
-              max_plies=MAX_PLIES, on_game=None, fsf_nodes=None, jobs=1, depth=None):
+              max_plies=MAX_PLIES, on_game=None, fsf_nodes=None, jobs=1, depth=None, sprt=None):
     """Play `games` games built-in vs Fairy-Stockfish at `nodes` per move (Fairy-Stockfish at
     `fsf_nodes` when given: a gap in budgets sizes a gap in strength), or with `depth` (and
-    `nodes` None) both searching to that depth; a MatchReport with the games in order. With
-    `jobs` above 1, that many pairs of engines play at once; `on_game(index, game)` is
-    called as each game ends, one call at a time."""
+    `nodes` None) both searching to that depth; see `play_match` for the rest."""
+
+    def open_pair():
+        return EnginePair(lambda: open_builtin(variant, nodes),
+                     lambda: fsf.open_engine(variant, node=node, root=engines_dir,
+                                             nodes=fsf_nodes or nodes))
+
+    return play_match(games, open_pair, variant=variant, seed=seed, max_plies=max_plies,
+                      on_game=on_game, jobs=jobs, depth=depth, sprt=sprt)
+
+
+class EnginePair:
+    """Opens two engines, each by calling its opener, and closes both however the games end:
+    `with EnginePair(open_a, open_b) as (a, b)`."""
+
+    def __init__(self, open_first, open_second):
+        self.open_first, self.open_second = open_first, open_second
+        self.engines = []
+
+    def __enter__(self):
+        try:
+            self.engines.append(self.open_first())
+            self.engines.append(self.open_second())
+        except BaseException:
+            self.__exit__()
+            raise
+        return tuple(self.engines)
+
+    def __exit__(self, *exc):
+        for engine in self.engines:
+            engine.close()
+        self.engines = []
+
+
+def play_match(games, open_pair, variant="yari", seed=1, max_plies=MAX_PLIES, on_game=None,
+               jobs=1, depth=None, sprt=None):
+    """Play up to `games` games between the two engines `open_pair()` opens (a context manager
+    giving (first, second)); a MatchReport with the games in order, points counted for the
+    first engine. With `jobs` above 1, that many pairs play at once; `on_game(index, game)`
+    is called as each game ends, one call at a time. With `sprt` (an Sprt), no new game is
+    begun once the games ended so far decide it (those under way are played out)."""
     report = MatchReport()
     starts = openings(variant, (games + 1) // 2, seed)
     waiting = queue.Queue()
@@ -143,31 +269,34 @@ def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
     finished = {}
     reporting = threading.Lock()
     failures = []
+    decided = []
 
     def play_waiting_games():
         """One pair of engines plays the waiting games until none is left (or another pair
-        has failed)."""
-        with open_builtin(variant, nodes) as builtin, \
-                fsf.open_engine(variant, node=node, root=engines_dir,
-                                nodes=fsf_nodes or nodes) as fairy:
-            while not failures:
+        has failed, or the SPRT has decided)."""
+        with open_pair() as (first, second):
+            while not failures and not decided:
                 try:
                     index = waiting.get_nowait()
                 except queue.Empty:
                     return
                 start = starts[index // 2]
-                builtin_side = BLACK if index % 2 == 0 else WHITE
-                black, white = (builtin, fairy) if builtin_side == BLACK else (fairy, builtin)
-                builtin.new_game()
-                fairy.new_game()
+                first_side = BLACK if index % 2 == 0 else WHITE
+                black, white = (first, second) if first_side == BLACK else (second, first)
+                first.new_game()
+                second.new_game()
                 outcome = play_game(black, white, variant=variant, sfen=start,
                                     max_plies=max_plies, depth=depth)
-                game = GameReport(start, builtin_side, outcome.winner, outcome.reason,
+                game = GameReport(start, first_side, outcome.winner, outcome.reason,
                                   len(outcome.moves))
                 with reporting:
                     finished[index] = game
                     if on_game is not None:
                         on_game(index, game)
+                    if sprt is not None:
+                        so_far = MatchReport(games=list(finished.values()))
+                        if sprt.decision(so_far.wins(), so_far.draws(), so_far.losses()):
+                            decided.append(True)
 
     def worker():
         try:
