@@ -115,7 +115,7 @@ def test_a_short_game_typed_at_a_terminal(tmp_path):
                      "--seconds", "0.3"], env=env)
     try:
         screen = term.wait_for(lambda s: "Black to move" in s, what="the start")
-        assert "player (Black) vs built-in engine, level 1 (White)" in screen
+        assert "player (Black) vs level 1 (built-in engine) (White)" in screen
         assert all(len(line) <= 80 for line in term.output.splitlines())
         term.type("sfen " + START_SFEN)
         screen = term.wait_for(lambda s: "Black hand: YN P" in s and "Black to move" in status(s),

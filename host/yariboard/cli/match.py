@@ -1,10 +1,15 @@
 """`yariboard match`: the built-in engine against Fairy-Stockfish at fixed nodes (or depth)
-per move."""
+per move; `yariboard ladder`: every strength level rated on one scale."""
+import time
+
 from shogicore.variants import BLACK
 
 from yariboard.cli.common import fail
 from yariboard.engines.match import MAX_PLIES, Sprt, describe_score, run_match
+from yariboard.engines.ladder import describe_rung, run_ladder
+from yariboard.engines.levels import SCALES
 from yariboard.engines.usi import UsiError
+from yariboard.engines.xboard import XBoardError
 
 DEFAULT_NODES = 1000
 
@@ -38,6 +43,22 @@ def register(subparsers):
     parser.add_argument("--node", metavar="PATH", help="Node.js to run Fairy-Stockfish with")
     parser.add_argument("--engines-dir", metavar="DIR", help="where engines are installed")
     parser.set_defaults(func=run)
+
+    ladder = subparsers.add_parser(
+        "ladder", help="rate every strength level (play --level) on one scale",
+        description="Each level plays the next one up at its fixed budget; the scores chain "
+                    "into ratings anchored at level 1 (rated 0), each with its 95%% interval.")
+    ladder.add_argument("--variant", default="yari", choices=sorted(SCALES))
+    ladder.add_argument("--games", type=int, default=10,
+                        help="games a step, each opening with both colours (default %(default)s)")
+    ladder.add_argument("--seed", type=int, default=1, help="seed of the openings")
+    ladder.add_argument("--max-plies", type=int, default=MAX_PLIES,
+                        help="adjudicate by material after this many plies (default %(default)s)")
+    ladder.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="games played at once (default %(default)s)")
+    ladder.add_argument("--node", metavar="PATH", help="Node.js to run Fairy-Stockfish with")
+    ladder.add_argument("--engines-dir", metavar="DIR", help="where engines are installed")
+    ladder.set_defaults(func=run_ladder_command)
 
 
 def run(args):
@@ -83,4 +104,19 @@ def run(args):
              describe_score(report)))
     if sprt is not None:
         print(sprt.describe(report))
+    return 0
+
+
+def run_ladder_command(args):
+    if min(args.games, args.max_plies, args.jobs) < 1:
+        return fail("--games, --max-plies and --jobs must be at least 1")
+    start = time.monotonic()
+    try:
+        run_ladder(args.variant, args.games, seed=args.seed, max_plies=args.max_plies,
+                   jobs=args.jobs, node=args.node, engines_dir=args.engines_dir,
+                   on_rung=lambda rung: print(describe_rung(args.variant, rung), flush=True))
+    except (UsiError, XBoardError) as error:
+        return fail(str(error))
+    print("ladder of %s, %d games a step: %.0f s, %d at once"
+          % (args.variant, args.games, time.monotonic() - start, args.jobs))
     return 0

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
-from yariboard.engines import fsf
+from yariboard.engines import fsf, levels
 from yariboard import resources
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.play.clocks import GameClock, parse_time_control
@@ -25,10 +25,9 @@ from yariboard.play.controls import HELP as CONTROLS_HELP
 from yariboard.play.controls import HostControls
 from yariboard.cli.sim import (SimConsole, add_game_options, board_for, check_game_options,
                                     keyboard_lines, make_rig, run_interactive)
-from yariboard.engines.builtin.search import LEVELS, Engine
 from yariboard.board.link import BoardRefused, Link, LinkError
 from yariboard.play.recorder import Recorder
-from yariboard.play.session import PlaySession
+from yariboard.play.session import HINT_SECONDS, PlaySession
 from yariboard.engines.usi import UsiEngine, UsiError
 from yariboard.ui.view import render
 from yariboard.engines.xboard import XBoardEngine, XBoardError
@@ -51,11 +50,18 @@ def register(subparsers):
                         help="with --engine fsf: Fairy-Stockfish's skill level (default 20, full strength)")
     parser.add_argument("--nodes", type=positive_int, metavar="N",
                         help="with --engine fsf: nodes per move (instead of time per move)")
-    parser.add_argument("--node", metavar="PATH", help="with --engine fsf: the Node.js to run it with")
+    parser.add_argument("--node", metavar="PATH",
+                        help="the Node.js to run Fairy-Stockfish with (--engine fsf, its levels)")
     parser.add_argument("--emulator", action="store_true",
                         help="with --sim: the real Pico firmware image on the emulated RP2040")
-    parser.add_argument("--level", type=int, default=5, choices=sorted(LEVELS),
-                        help="built-in engine level (default %(default)s)")
+    parser.add_argument("--level", type=int, default=levels.DEFAULT_LEVEL, metavar="N",
+                        help="the opponent's strength (default %%(default)s), measured by "
+                             "`yariboard ladder`; Yari Shogi's: %s" % levels.help_text("yari"))
+    parser.add_argument("--hint-level", type=int, metavar="N",
+                        help="hints (button A, `hint`) from this level (default: the strongest "
+                             "engine installed, at full strength)")
+    parser.add_argument("--hint-seconds", type=float, default=HINT_SECONDS, metavar="S",
+                        help="thinking time per hint (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="thinking time per move (default: the level's, 1 s for a USI engine)")
     parser.add_argument("--engine-side", choices=("black", "white"), default="white",
@@ -96,14 +102,22 @@ def positive_int(text):
 def make_engine(args):
     if fsf.is_fsf_name(args.engine):
         return fsf.open_engine(args.engine_variant, node=args.node, skill=args.skill, nodes=args.nodes)
-    if args.skill is not None or args.nodes is not None or args.node is not None:
+    if args.skill is not None or args.nodes is not None or (args.engine and args.node):
         raise ValueError("--skill, --nodes and --node are for --engine fsf")
     if args.engine and os.path.basename(args.engine) in XBOARD_ENGINES:
         # a bare name is looked up where Debian installs it (/usr/games is not always on PATH)
         return XBoardEngine(args.engine if os.sep in args.engine else None, variant=args.engine_variant)
     if args.engine:
         return UsiEngine(args.engine, variant=args.engine_variant)
-    return Engine(level=args.level)
+    return levels.open_level(args.engine_variant, args.level, node=args.node)
+
+
+def make_hint_engine(args):
+    """(engine, its name) for hints: the --hint-level, else the strongest engine installed."""
+    if args.hint_level is None:
+        return levels.strongest_engine(args.engine_variant, node=args.node)
+    return (levels.open_level(args.engine_variant, args.hint_level, node=args.node),
+            levels.label(args.engine_variant, args.hint_level))
 
 
 def engine_label(args):
@@ -112,7 +126,7 @@ def engine_label(args):
         strength += ["%d nodes/move" % args.nodes] if args.nodes else []
         return "Fairy-Stockfish %s%s" % (fsf.FSF_VERSION,
                                          " (%s)" % ", ".join(strength) if strength else "")
-    return args.engine or "built-in engine, level %d" % args.level
+    return args.engine or levels.label(args.engine_variant, args.level)
 
 
 def run(args):
@@ -125,11 +139,21 @@ def run(args):
     try:
         if args.seconds is not None and args.seconds <= 0:
             raise ValueError("--seconds must be above 0, not %g" % args.seconds)
+        if args.hint_seconds <= 0:
+            raise ValueError("--hint-seconds must be above 0, not %g" % args.hint_seconds)
+        levels.level(args.engine_variant, args.level)
+        if args.hint_level is not None:
+            levels.level(args.engine_variant, args.hint_level)
         control = parse_time_control(args.time, args.byoyomi, args.increment)
         if args.variant is not None or args.handicap is not None:
             check_game_options(args, args.variant or "yari")
         engine = make_engine(args)
     except (UsiError, XBoardError, ValueError) as error:
+        return fail(str(error))
+    try:
+        args.hint_engine, args.hint_name = make_hint_engine(args)
+    except (UsiError, XBoardError) as error:
+        engine.close()
         return fail(str(error))
     args.clock = GameClock(control) if control else None
     engine_name = engine_label(args)
@@ -144,6 +168,14 @@ def run(args):
         return fail(str(error))
     finally:
         engine.close()
+        args.hint_engine.close()
+
+
+def advise(session, args):
+    """Hints come from the hint engine, for as long as the person asked."""
+    session.hint_engine = args.hint_engine
+    session.hint_name = args.hint_name
+    session.hint_seconds = args.hint_seconds
 
 
 def start_new_game(args, link, board_variant):
@@ -160,6 +192,7 @@ def play_simulated(args, archive, engine, side, names, console):
     with make_rig(args, "real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
                          time_limit=args.seconds, clock=args.clock)
+        advise(sim.session, args)
         sim.pump(0.2)
         new_game = check_game_options(args, rig.board.config.variant)
         if new_game:
@@ -177,6 +210,7 @@ def play_board(args, archive, engine, side, names, console):
     link.connect(timeout=10)
     recorder = Recorder(link, archive, black=names[0], white=names[1])
     session = PlaySession(recorder, {side: engine}, time_limit=args.seconds, clock=args.clock)
+    advise(session, args)
     controls = HostControls(session, archive)
     if args.mode is not None:
         start_new_game(args, link, link.request("version")[2])

@@ -76,7 +76,8 @@ class PlaySession:
 
         `on_order(position, move)` is called after an engine move was lit on the board
         (the demo's scripted hands carry it out there). Hints come from `hint_engine`, else
-        from the playing engine, else from a built-in engine made when first asked.
+        from a built-in engine made when first asked: never from the playing engine, which
+        may be a weakened level. `hint_name` is shown with each hint, for `hint_seconds`.
         `clock`: a clocks.GameClock, or None to play without time limits.
         """
         self.recorder = recorder
@@ -84,6 +85,8 @@ class PlaySession:
         self.time_limit = time_limit
         self.on_order = on_order
         self.hint_engine = hint_engine
+        self.hint_name = "built-in engine"
+        self.hint_seconds = HINT_SECONDS
         self.clock = clock
         self.evaluation = None
         self.message = ""
@@ -256,10 +259,10 @@ class PlaySession:
         if self.thinking is not None and not self.thinking.done():
             self.message = "no hint: the engine is still thinking"
             return None
-        engine = engine or self.hint_engine or next(iter(self.engines.values()), None)
+        engine = engine or self.hint_engine
         if engine is None:
             engine = self.hint_engine = Engine()
-        result = engine.search(position.copy(), time_limit=HINT_SECONDS)
+        result = engine.search(position.copy(), time_limit=self.hint_seconds)
         if result.move is None:
             self.message = "no hint: no legal move"
             return None
@@ -271,6 +274,7 @@ class PlaySession:
             self.message = "no hint: %s" % error
             return None
         self._hint = self._key() + (to_hodges(position, result.move),)
+        self.message = "hint from %s" % self.hint_name
         return usi
 
     def order(self, usi, whose):

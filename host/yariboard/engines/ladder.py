@@ -1,0 +1,115 @@
+"""The ladder that rates every level (levels.py) on one scale: each level plays the next one
+up, and the scores chain into ratings anchored at level 1, rated 0.
+
+Every level plays at a fixed budget (the built-in engine to its level's depth with no clock
+running, Fairy-Stockfish at its node budget), so a busy machine plays the same moves as an
+idle one, only slower. A step's Elo comes from its score by the logistic model, with one
+drawn game counted in so that a clean sweep still gives a finite figure (and errs towards an
+even match); its standard error comes from the games' own spread. Errors add up the ladder
+(variances add), so a level's error bar says how well it is placed against level 1.
+"""
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+from shogicore.position import Position
+from shogicore.variants import variant_by_name
+
+from yariboard.engines import levels
+from yariboard.engines.builtin.search import LEVELS as BUILTIN_LEVELS
+from yariboard.engines.builtin.search import Engine
+from yariboard.engines.match import MAX_PLIES, EnginePair, MatchReport, play_match
+
+Z_95 = 1.96
+
+
+class AtBudget:
+    """A level's engine held to the level's fixed budget: the built-in engine searches to
+    its level's depth and never looks at a clock; other engines keep their own node budget."""
+
+    def __init__(self, engine, depth=None):
+        self.engine, self.depth = engine, depth
+
+    def search(self, position, time_limit=None, depth=None, nodes=None):
+        if self.depth is not None:
+            return self.engine.search(position, depth=self.depth)
+        return self.engine.search(position)
+
+    def new_game(self):
+        self.engine.new_game()
+
+    def close(self):
+        self.engine.close()
+
+
+def open_at_budget(variant, number, seed, node=None, engines_dir=None):
+    step = levels.level(variant, number)
+    engine = levels.open_level(variant, number, node=node, engines_dir=engines_dir, seed=seed)
+    depth = BUILTIN_LEVELS[step.builtin_level].depth if step.engine == levels.BUILTIN else None
+    return AtBudget(engine, depth)
+
+
+@dataclass
+class Rung:
+    """A level's place on the ladder: its rating, the half-width of its 95 % interval, and the
+    match against the level below that placed it (None for level 1)."""
+    number: int
+    rating: float
+    error: float
+    step: Optional[MatchReport] = None
+
+
+def step_elo(report):
+    """(Elo of the first engine over the second, its standard error) from a match, with one
+    drawn game counted in."""
+    points = [game.first_points for game in report.games] + [0.5]
+    count = len(points)
+    score = sum(points) / count
+    variance = sum(p * p for p in points) / count - score * score
+    error = math.sqrt(variance / count)
+    elo = -400 * math.log10(1 / score - 1)
+    slope = 400 / (math.log(10) * score * (1 - score))
+    return elo, slope * error
+
+
+def run_ladder(variant, games, seed=1, max_plies=MAX_PLIES, jobs=1, node=None, engines_dir=None,
+               on_game=None, on_rung=None):
+    """Play the ladder of `variant`'s levels, `games` games a step (each opening with both
+    colours); returns the Rungs, weakest first. `on_game(lower, index, game)` as each game
+    ends (points for the upper level), `on_rung(rung)` as each level is placed."""
+    # The built-in engine builds its tables for a variant at its first search, and two
+    # threads must not both build them: one search before the games share them out.
+    Engine(level=1).search(Position(variant_by_name(variant)), depth=1)
+    rungs = [Rung(1, 0.0, 0.0)]
+    if on_rung is not None:
+        on_rung(rungs[0])
+    variance = 0.0
+    for upper in range(2, len(levels.scale(variant)) + 1):
+        lower = upper - 1
+
+        def open_pair(upper=upper, lower=lower):
+            return EnginePair(
+                lambda: open_at_budget(variant, upper, seed + upper, node, engines_dir),
+                lambda: open_at_budget(variant, lower, seed + lower, node, engines_dir))
+
+        report = play_match(games, open_pair, variant=variant, seed=seed, max_plies=max_plies,
+                            jobs=jobs, on_game=None if on_game is None else (
+                                lambda index, game, lower=lower: on_game(lower, index, game)))
+        elo, error = step_elo(report)
+        variance += error * error
+        rung = Rung(upper, rungs[-1].rating + elo, Z_95 * math.sqrt(variance), report)
+        rungs.append(rung)
+        if on_rung is not None:
+            on_rung(rung)
+    return rungs
+
+
+def describe_rung(variant, rung):
+    """'level 4 (Fairy-Stockfish, skill 0, 2000 nodes/move): 512 +- 140 (+7 =1 -2 against
+    level 3)'."""
+    text = "level %d (%s): %+.0f +- %.0f" % (
+        rung.number, levels.level(variant, rung.number).describe(), rung.rating, rung.error)
+    if rung.step is None:
+        return text + " (the anchor)"
+    return text + " (+%d =%d -%d against level %d)" % (
+        rung.step.wins(), rung.step.draws(), rung.step.losses(), rung.number - 1)

@@ -1,0 +1,150 @@
+"""The strength scale (engines/levels.py): every level plays with the settings it claims,
+read back from the engine that plays it, and hints and analysis get the strongest engine."""
+import pytest
+
+from shogicore.position import Position
+from shogicore.variants import variant_by_name
+from yariboard.cli.main import main
+from yariboard.engines import fsf, levels
+from yariboard.engines.builtin.search import LEVELS as BUILTIN_LEVELS
+from yariboard.engines.builtin.search import Engine
+from yariboard.engines.ladder import open_at_budget
+from yariboard.engines.match import openings
+from yariboard.engines.xboard import XBoardEngine, find_crazywa
+
+from tests.fsf_support import require_fsf
+
+# Searches a weakened level gets to show it strays from its own best line: at skill 12 the
+# npm build strays in about one search in five, so none in 40 happens about once in 5,000.
+WEAK_SEARCHES = 40
+FULL_SEARCHES = 6
+
+
+def positions(count, seed=9):
+    return [Position(variant_by_name("yari"), sfen)
+            for sfen in openings("yari", count, seed=seed, plies=6)]
+
+
+def test_every_variant_climbs_from_the_built_in_engine_to_its_strongest():
+    for variant, steps in levels.SCALES.items():
+        assert [step.number for step in steps] == list(range(1, len(steps) + 1))
+        assert [step.builtin_level for step in steps[:3]] == [1, 3, 5]
+    for variant in ("yari", "shogi"):
+        top = levels.scale(variant)[-1]
+        assert (top.engine, top.skill) == (levels.FSF, 20)
+    assert levels.scale("wa")[-1].engine == levels.CRAZYWA
+    assert levels.scale("wa-nodrops")[-1].engine == levels.BUILTIN
+
+
+def test_a_level_off_the_scale_is_refused_naming_the_scale():
+    with pytest.raises(ValueError, match="level must be 1 to 8 for yari, not 9"):
+        levels.level("yari", 9)
+    with pytest.raises(ValueError, match="level must be 1 to 4 for wa-nodrops, not 0"):
+        levels.level("wa-nodrops", 0)
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_a_built_in_level_searches_to_its_depth_with_its_noise(number):
+    """Read back from the engine's own report: the depth it reached, and whether its noise
+    makes different seeds choose differently (levels 1 and 2) or not (level 3: none)."""
+    step = levels.level("yari", number)
+    own = BUILTIN_LEVELS[step.builtin_level]
+    chosen = set()
+    for seed in range(6):
+        engine = open_at_budget("yari", number, seed)
+        assert engine.engine.level == own
+        result = engine.search(Position(variant_by_name("yari")))
+        assert result.depth == own.depth
+        chosen.add(result.move)
+        engine.close()
+    assert (len(chosen) > 1) == (own.noise > 0)
+
+
+def strays(engine, searches):
+    """How often the engine's move is not the first of its own last principal variation."""
+    count = 0
+    for position in searches:
+        result = engine.search(position)
+        count += result.move != engine.progress.pv[0]
+    return count
+
+
+@pytest.mark.parametrize("number", [4, 5, 6, 7, 8])
+def test_a_fairy_stockfish_level_plays_at_the_skill_and_nodes_it_claims(number):
+    """The engine offers the option the level sets; it counts no more nodes than the
+    level's budget (and most of it); below full skill its move strays from its own best
+    line now and then, at full skill never."""
+    require_fsf()
+    step = levels.level("yari", number)
+    engine = levels.open_level("yari", number)
+    try:
+        assert "Skill_Level" in engine.options and engine.options["Skill_Level"].type == "spin"
+        searches = positions(WEAK_SEARCHES if step.skill < levels.FULL_SKILL else FULL_SEARCHES)
+        strayed = strays(engine, searches)
+        assert step.nodes // 2 <= engine.progress.nodes <= step.nodes + 1024
+    finally:
+        engine.close()
+    if step.skill < levels.FULL_SKILL:
+        assert strayed > 0
+    else:
+        assert strayed == 0
+
+
+def test_the_npm_build_honours_a_limited_strength():
+    """USI_LimitStrength with USI_Elo weakens the npm build as a skill level does."""
+    require_fsf()
+    engine = fsf.open_engine("yari", nodes=2000)
+    try:
+        engine.set_option("USI_LimitStrength", True)
+        engine.set_option("USI_Elo", 500)
+        assert strays(engine, positions(WEAK_SEARCHES)) > 0
+    finally:
+        engine.close()
+
+
+def test_the_strongest_engine_is_fairy_stockfish_at_full_strength():
+    require_fsf()
+    for variant in ("yari", "shogi"):
+        engine, name = levels.strongest_engine(variant)
+        try:
+            assert name == "Fairy-Stockfish %s" % fsf.FSF_VERSION
+            assert engine.variant.name == variant
+            if variant == "yari":
+                engine.nodes = 2000
+                assert strays(engine, positions(FULL_SEARCHES)) == 0
+        finally:
+            engine.close()
+
+
+def test_without_fairy_stockfish_the_strongest_is_the_built_in_top_level(tmp_path):
+    engine, name = levels.strongest_engine("yari", engines_dir=str(tmp_path))
+    assert isinstance(engine, Engine) and engine.level == BUILTIN_LEVELS[max(BUILTIN_LEVELS)]
+    assert name == "built-in engine, level %d" % max(BUILTIN_LEVELS)
+    engine, name = levels.strongest_engine("wa-nodrops")
+    assert isinstance(engine, Engine)
+
+
+def test_wa_with_drops_gets_crazywa_when_installed():
+    if not find_crazywa():
+        pytest.skip("crazywa is not installed (apt-get install crazywa)")
+    engine, name = levels.strongest_engine("wa")
+    try:
+        assert isinstance(engine, XBoardEngine) and name == levels.CRAZYWA
+    finally:
+        engine.close()
+
+
+def test_play_refuses_a_level_off_its_variants_scale(capsys):
+    assert main(["play", "--sim", "--variant", "wa-nodrops", "--level", "5"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "yariboard: error: level must be 1 to 4 for wa-nodrops, not 5")
+
+
+def test_play_help_names_every_level_with_its_rating(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    # (argparse wraps lines after a hyphen: "Fairy-" ends one line, "Stockfish" starts the next)
+    out = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
+    for step in levels.scale("yari"):
+        assert "%d: %s, %s" % (step.number, step.describe(),
+                               levels.rating_text("yari", step.number)) in out
