@@ -1,8 +1,13 @@
 """The strength scale (engines/levels.py): every level plays with the settings it claims,
 read back from the engine that plays it, and hints and analysis get the strongest engine."""
+import os
+import subprocess
+import sys
+
 import pytest
 
 from shogicore.position import Position
+from shogicore.notation import to_usi
 from shogicore.variants import variant_by_name
 from yariboard.cli.main import main
 from yariboard.engines import fsf, levels
@@ -148,3 +153,52 @@ def test_play_help_names_every_level_with_its_rating(capsys):
     for step in levels.scale("yari"):
         assert "%d: %s, %s" % (step.number, step.describe(),
                                levels.rating_text("yari", step.number)) in out
+
+
+def archived_game(tmp_path, variant="shogi"):
+    """An archive (its path) holding one short game of `variant`, and the game's number."""
+    from yariboard.records.archive import Archive
+    from yariboard.records.game import GameRecord, MoveRecord
+    rules = variant_by_name(variant)
+    position, moves = Position(rules), []
+    for _ in range(2):
+        move = position.legal_moves()[0]
+        moves.append(MoveRecord(usi=to_usi(rules, move), at="2026-01-02T10:00:0%dZ" % len(moves)))
+        position.push(move)
+    db = str(tmp_path / "games.sqlite3")
+    with Archive(db) as archive:
+        (game_id,) = archive.store_all([GameRecord(variant=variant, start_sfen=rules.start_sfen,
+                                                   date="2026-01-02T10:00:00Z",
+                                                   moves=moves)])
+    return db, game_id
+
+
+def analysed_by(db, game_id, env=None):
+    """The engine `games analyse` names, and the one the archive stored with its analysis."""
+    from yariboard.records import analysis
+    from yariboard.records.archive import Archive
+    done = subprocess.run([sys.executable, "-m", "yariboard.cli.main", "--db", db, "games",
+                           "analyse", str(game_id), "--nodes", "500"], capture_output=True,
+                          text=True, env=dict(os.environ, **(env or {})), timeout=600)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()[0]
+    with Archive(db) as archive:
+        stored = analysis.load(archive, game_id).engine
+    return said, stored
+
+
+def test_analysis_uses_the_strongest_engine_and_names_it(tmp_path):
+    require_fsf()
+    db, game_id = archived_game(tmp_path)
+    said, stored = analysed_by(db, game_id)
+    name = "Fairy-Stockfish %s" % fsf.FSF_VERSION
+    assert said.startswith("game %d analysed by %s at 500 nodes" % (game_id, name))
+    assert stored == name
+
+
+def test_analysis_without_fairy_stockfish_names_the_built_in_engine(tmp_path):
+    db, game_id = archived_game(tmp_path)
+    said, stored = analysed_by(db, game_id, {fsf.ENGINES_DIR_ENV: str(tmp_path / "no-engines")})
+    name = "built-in engine, level %d" % max(BUILTIN_LEVELS)
+    assert said.startswith("game %d analysed by %s at 500 nodes" % (game_id, name))
+    assert stored == name

@@ -10,13 +10,16 @@ from rich.table import Table
 
 from yariboard.records import analysis
 
-from yariboard.engines import fsf
+from yariboard.engines import fsf, levels
 from yariboard.cli.common import add_db_option, fail, open_archive
 from yariboard.engines.builtin.search import Engine
 from yariboard.records.game import RecordError
-from yariboard.engines.usi import UsiError
+from yariboard.engines.usi import UsiEngine, UsiError
+from yariboard.engines.xboard import XBoardEngine, XBoardError
 
 DEFAULT_NODES = {"builtin": 10000, "fsf": 100000}
+# CrazyWa (the strongest for Wa Shogi with drops) takes a time, not a node budget.
+CRAZYWA_SECONDS = 1.0
 PLURALS = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
 PLOT_HELP = "the plot needs matplotlib: pip install 'yariboard[plot]' (or pip install matplotlib)"
 
@@ -26,9 +29,11 @@ def register(actions):
                                 description=__doc__.split("\n\n")[0])
     add_db_option(parser)
     parser.add_argument("id", type=int, help="game number (from `games list`)")
-    parser.add_argument("--engine", default="builtin",
-                        help="builtin (default), fsf (Fairy-Stockfish, `yariboard engines install "
-                             "fsf`) or the path of a USI engine")
+    parser.add_argument("--engine", default="best",
+                        help="best (default: the strongest installed at full strength, "
+                             "Fairy-Stockfish where it plays the variant, CrazyWa for Wa Shogi, "
+                             "else the built-in engine), builtin, fsf (Fairy-Stockfish, "
+                             "`yariboard engines install fsf`) or the path of a USI engine")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--nodes", type=positive_number(int), metavar="N",
                         help="nodes per position (default: %s)" % ", ".join(
@@ -61,6 +66,8 @@ def positive_number(kind):
 
 def open_engine(args, variant):
     """(engine, its name) for --engine; UsiError when it cannot be started."""
+    if args.engine == "best":
+        return levels.strongest_engine(variant, node=args.node)
     if args.engine == "builtin":
         if args.node:
             raise UsiError("--node is for --engine fsf")
@@ -69,7 +76,6 @@ def open_engine(args, variant):
         return fsf.open_engine(variant, node=args.node), "Fairy-Stockfish " + fsf.FSF_VERSION
     if args.node:
         raise UsiError("--node is for --engine fsf")
-    from yariboard.engines.usi import UsiEngine
     return UsiEngine(args.engine, variant=variant), os.path.basename(args.engine)
 
 
@@ -113,16 +119,22 @@ def analyse_game(args):
     record, _, problem = read_game(args, args.plot)
     if problem:
         return fail(problem)
-    name = "fsf" if fsf.is_fsf_name(args.engine) else "builtin"
-    nodes = None if args.seconds else (args.nodes or DEFAULT_NODES[name])
     try:
         engine, engine_name = open_engine(args, record.variant)
-    except UsiError as error:
+    except (UsiError, XBoardError) as error:
         return fail(str(error))
+    seconds = args.seconds
+    if isinstance(engine, XBoardEngine) and not seconds:
+        if args.nodes:
+            engine.close()
+            return fail("%s takes --seconds, not --nodes" % engine_name)
+        seconds = CRAZYWA_SECONDS
+    name = "fsf" if engine_name.startswith("Fairy-Stockfish") else "builtin"
+    nodes = None if seconds else (args.nodes or DEFAULT_NODES[name])
     try:
-        result = analysis.analyse(record, engine, engine_name, nodes=nodes, seconds=args.seconds,
+        result = analysis.analyse(record, engine, engine_name, nodes=nodes, seconds=seconds,
                                   on_progress=Progress(record.id))
-    except (UsiError, RecordError) as error:
+    except (UsiError, XBoardError, RecordError) as error:
         return fail(str(error))
     except KeyboardInterrupt:
         return fail("interrupted; nothing was stored")

@@ -1,0 +1,53 @@
+"""The ladder (engines/ladder.py): each level against the next, chained into ratings."""
+import math
+
+import pytest
+
+from shogicore.variants import BLACK, WHITE
+from yariboard.cli.main import main
+from yariboard.engines import levels
+from yariboard.engines.ladder import describe_rung, run_ladder, step_elo
+from yariboard.engines.match import GameReport, MatchReport
+
+
+def report_of(wins, draws, losses):
+    games = [GameReport("", BLACK, winner, "mate", 10)
+             for winner, count in ((BLACK, wins), (None, draws), (WHITE, losses))
+             for _ in range(count)]
+    return MatchReport(games=games)
+
+
+def test_a_step_counts_one_drawn_game_in_and_takes_its_error_from_the_games():
+    # 3 wins and a loss, plus the drawn game: 3.5 of 5, a spread of sqrt(0.16 / 5).
+    elo, error = step_elo(report_of(3, 0, 1))
+    assert elo == pytest.approx(400 * math.log10(0.7 / 0.3))
+    assert error == pytest.approx(math.sqrt(0.16 / 5) * 400 / (math.log(10) * 0.7 * 0.3))
+    # a clean sweep still has a finite rating, larger the more games it took
+    assert 0 < step_elo(report_of(4, 0, 0))[0] < step_elo(report_of(8, 0, 0))[0] < math.inf
+    assert step_elo(report_of(2, 0, 2))[0] == pytest.approx(0)
+
+
+def test_the_ladder_chains_each_step_onto_level_1(monkeypatch):
+    """Three built-in levels (the first of every scale), two short games a step."""
+    monkeypatch.setitem(levels.SCALES, "yari", levels.SCALES["yari"][:3])
+    placed = []
+    rungs = run_ladder("yari", 2, max_plies=16, on_rung=placed.append)
+    assert [rung.number for rung in rungs] == [1, 2, 3] and placed == rungs
+    assert (rungs[0].rating, rungs[0].error, rungs[0].step) == (0.0, 0.0, None)
+    variance = 0.0
+    for lower, upper in zip(rungs, rungs[1:]):
+        assert len(upper.step.games) == 2
+        elo, error = step_elo(upper.step)
+        variance += error * error
+        assert upper.rating == pytest.approx(lower.rating + elo)
+        assert upper.error == pytest.approx(1.96 * math.sqrt(variance))
+    assert describe_rung("yari", rungs[0]).endswith("+0 +- 0 (the anchor)")
+    assert describe_rung("yari", rungs[2]).startswith(
+        "level 3 (built-in engine, depth 3 (its level 5)): ")
+
+
+def test_ladder_command_refuses_nonsense_counts(capsys):
+    for args in (["--games", "0"], ["--max-plies", "0"], ["--jobs", "0"]):
+        assert main(["ladder"] + args) == 1
+        assert capsys.readouterr().err.strip() == (
+            "yariboard: error: --games, --max-plies and --jobs must be at least 1")
