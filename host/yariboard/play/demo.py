@@ -12,8 +12,10 @@ import time
 from rich.console import Console
 from rich.live import Live
 
+from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
-from yariboard.engines.builtin.search import Engine
+from yariboard import resources
+from yariboard.engines import levels as scale
 from yariboard.board.link import Link
 from yariboard.engines.players import adjudicate
 from yariboard.play.recorder import Recorder
@@ -22,7 +24,7 @@ from yariboard.sim.rig import SimRig
 from yariboard.ui.view import render
 
 DEFAULT_MAX_PLIES = 160
-DEFAULT_LEVELS = (5, 1)
+DEFAULT_LEVELS = (3, 1)   # on the strength scale (engines/levels.py): the built-in engine
 SECONDS_PER_MOVE = 0.15
 WINNER_NAMES = {BLACK: "black", WHITE: "white", None: "draw"}
 
@@ -32,12 +34,25 @@ def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1
              board="yari-9x7"):
     """Play one engine-vs-engine game on the simulated board; returns the archive game id.
 
-    `levels`: (Black's, White's) engine levels; unequal levels make a decisive game likely.
+    `levels`: (Black's, White's) levels on the strength scale; unequal levels make a
+    decisive game likely.
     `board`: the simulated board (hardware/boards/NAME.json), whose variant is played.
     """
     console = console or Console()
-    names = tuple("built-in engine, level %d" % level for level in levels)
-    engines = {BLACK: Engine(level=levels[0], seed=seed), WHITE: Engine(level=levels[1], seed=seed + 1)}
+    variant = board_config.load(resources.board_file(board)).variant
+    names = tuple(scale.label(variant, level) for level in levels)
+    engines = {BLACK: scale.open_level(variant, levels[0], seed=seed)}
+    try:
+        engines[WHITE] = scale.open_level(variant, levels[1], seed=seed + 1)
+        return _play(archive, engines, names, max_plies, seconds_per_move, console, live,
+                     storage_dir, board)
+    finally:
+        for engine in engines.values():
+            engine.close()
+
+
+def _play(archive, engines, names, max_plies, seconds_per_move, console, live, storage_dir,
+          board):
     with SimRig(storage_dir, board=board) as rig:
         link = Link(finder=rig.ports)
         recorder = Recorder(link, archive, black=names[0], white=names[1])
