@@ -64,13 +64,16 @@ def _fsf(number, skill, nodes):
     return Level(number, FSF, skill=skill, nodes=nodes)
 
 
-# The built-in engine's levels 1, 3 and 5 are the first three steps everywhere (5 searches 3
-# plies), and 6 (4 plies) the top one where no other engine plays: its levels 7 and 8 are
-# bounded by time alone in practice, and a ladder cannot rate a time.
-_BUILTIN_STEPS = (_builtin(1, 1), _builtin(2, 3), _builtin(3, 5))
+# The built-in engine's levels 1, 2 and 5 are the first three steps everywhere (5 searches 3
+# plies; its level 3, 2 plies with 60 cp of noise, scored 4 of 8 against it), and 6 (4
+# plies) the top one where no other engine plays: its levels 7 and 8 are bounded by time
+# alone in practice, and a ladder cannot rate a time. Above them Fairy-Stockfish, first
+# weakened (skill 5, where its move strays from its best line in about half the searches),
+# then at full skill with more nodes each step.
+_BUILTIN_STEPS = (_builtin(1, 1), _builtin(2, 2), _builtin(3, 5))
 _FSF_STEPS = _BUILTIN_STEPS + (
-    _fsf(4, 5, 2000), _fsf(5, 12, 5000), _fsf(6, FULL_SKILL, 2000),
-    _fsf(7, FULL_SKILL, 10000), _fsf(8, FULL_SKILL, 50000))
+    _fsf(4, 5, 2000), _fsf(5, FULL_SKILL, 2000), _fsf(6, FULL_SKILL, 5000),
+    _fsf(7, FULL_SKILL, 15000), _fsf(8, FULL_SKILL, 50000))
 SCALES = {
     "yari": _FSF_STEPS,
     "shogi": _FSF_STEPS,
