@@ -37,7 +37,7 @@ def test_controls_typed_during_a_game_on_a_board(tmp_path):
     with Archive(db) as archive:
         record = archive.game(max(archive.ids()))
     assert (record.winner, record.reason) == ("white", "resignation")
-    assert record.black == "player" and record.white.startswith("built-in engine")
+    assert record.black == "player" and record.white == "level 1 (built-in engine)"
 
 
 def start_play(db, board, *options):
