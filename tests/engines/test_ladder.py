@@ -51,3 +51,13 @@ def test_ladder_command_refuses_nonsense_counts(capsys):
         assert main(["ladder"] + args) == 1
         assert capsys.readouterr().err.strip() == (
             "yariboard: error: --games, --max-plies and --jobs must be at least 1")
+
+
+def test_bench_ladder_without_fairy_stockfish_says_it_was_not_measured(tmp_path, capsys,
+                                                                        monkeypatch):
+    from yariboard.engines import fsf
+    monkeypatch.setenv(fsf.ENGINES_DIR_ENV, str(tmp_path))
+    assert main(["bench", "ladder"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "== bench ladder"
+    assert out[1].startswith("ladder: not measured: Fairy-Stockfish is not installed in ")
