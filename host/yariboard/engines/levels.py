@@ -83,9 +83,12 @@ SCALES = {
 # The level `play` starts at: the built-in engine's own default, which needs nothing installed.
 DEFAULT_LEVEL = 3
 
-# What the ladder measured (`yariboard ladder`; docs/engines.md has the run): a level's
-# rating and the half-width of its 95 % interval, level 1 rated 0.
-RATINGS = {}
+# What the ladder measured (`yariboard ladder --games 8 --max-plies 150`; docs/engines.md has
+# the run): a level's rating and the half-width of its 95 % interval, level 1 rated 0.
+RATINGS = {
+    "yari": {1: (0, 0), 2: (79, 219), 3: (571, 404), 4: (571, 457), 5: (609, 500),
+             6: (1102, 604), 7: (1594, 693), 8: (2086, 772)},
+}
 
 
 def scale(variant):
@@ -104,10 +107,13 @@ def level(variant, number):
 
 
 def rating_text(variant, number):
-    """'rating 850 +- 120', or 'not rated yet' when the ladder has not measured the level."""
+    """'rating 571 +- 404', 'rating 0 (the anchor)' for level 1, or 'not rated yet' when
+    the ladder has not measured the level."""
     measured = RATINGS.get(variant, {}).get(number)
     if measured is None:
         return "not rated yet"
+    if number == 1:
+        return "rating 0 (the anchor)"
     return "rating %d +- %d" % measured
 
 
