@@ -1,6 +1,7 @@
 """The strength scale (engines/levels.py): every level plays with the settings it claims,
 read back from the engine that plays it, and hints and analysis get the strongest engine."""
 import os
+import re
 import subprocess
 import sys
 
@@ -150,10 +151,12 @@ def test_play_help_names_every_level_with_its_rating(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     # (argparse wraps lines after a hyphen: "Fairy-" ends one line, "Stockfish" starts the next)
-    out = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
+    out = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(capsys.readouterr().out.split()))
     for step in levels.scale("yari"):
         assert "%d: %s, %s" % (step.number, step.describe(),
                                levels.rating_text("yari", step.number)) in out
+    assert "1: built-in engine, depth 1, 400 cp noise (its level 1), rating 0 (the anchor);" in out
+    assert "8: Fairy-Stockfish, skill 20, 50000 nodes/move, rating 2086 +- 772" in out
 
 
 def archived_game(tmp_path, variant="shogi"):
