@@ -15,6 +15,7 @@ import shogi
 from shogicore.notation import parse_usi, sfen_to_fsf, to_usi, usi_to_uci
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
+from yariboard.engines.base import Limit
 from yariboard.engines.builtin.search import Engine
 from yariboard.engines.match import builtin_usi_argv, open_builtin
 from yariboard.engines.usi_server import UsiServer, move_time_ms, parse_go
@@ -45,7 +46,7 @@ def test_adapter_drives_the_built_in_engine_in_yari_and_agrees_with_it_in_proces
         for _ in range(8):
             result = engine.search(position)
             # The same search in this process, with the same node budget, picks the same move.
-            assert result.move == in_process.search(position, nodes=1500).move
+            assert result.move == in_process.search(position, Limit(nodes=1500)).move
             position.push(result.move)
     fen = sfen_to_fsf(YARI.start_sfen)
     uci = [usi_to_uci(YARI, to_usi(YARI, m)) for m in position.moves()]
@@ -60,7 +61,7 @@ def test_adapter_plays_standard_shogi_with_the_built_in_engine_at_a_time_limit()
     position = Position(SHOGI)
     with open_builtin("shogi", None) as engine:
         for _ in range(6):
-            result = engine.search(position, time_limit=0.2)
+            result = engine.search(position, Limit(time=0.2))
             text = to_usi(SHOGI, result.move)
             assert shogi.Move.from_usi(text) in board.legal_moves
             board.push_usi(text)
@@ -225,7 +226,7 @@ def test_built_in_engine_reports_iterations_obeys_a_node_budget_and_stops_on_req
     reports = []
     engine.on_progress = lambda side, result: reports.append((side, result))
     position = Position(YARI, "rnnkbbr/7/ppppppp/7/7/P6/1PPPPPP/7/RBBKNNR w - 2")
-    result = engine.search(position, nodes=3000)
+    result = engine.search(position, Limit(nodes=3000))
     assert result.nodes == 3000       # spent to the node, as Fairy-Stockfish spends it
     assert [r.depth for _, r in reports] == list(range(1, len(reports) + 1))
     assert {side for side, _ in reports} == {WHITE}
@@ -236,6 +237,6 @@ def test_built_in_engine_reports_iterations_obeys_a_node_budget_and_stops_on_req
     stop = threading.Event()
     engine.stop_event = stop
     engine.on_progress = lambda side, result: stop.set() if result.depth >= 2 else None
-    stopped = engine.search(position, depth=30)
+    stopped = engine.search(position, Limit(depth=30))
     # The stop is seen within 256 nodes: a very short next iteration may still complete.
     assert 2 <= stopped.depth <= 3 and position.is_legal(stopped.move)

@@ -19,7 +19,8 @@ from shogicore.notation import parse_usi, to_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
-from yariboard.engines.builtin.search import DEFAULT_LEVEL, LEVELS, MATE_BOUND, MAX_DEPTH, Engine
+from yariboard.engines.base import MATE_BOUND, Limit
+from yariboard.engines.builtin.search import DEFAULT_LEVEL, LEVELS, MAX_DEPTH, Engine
 
 ENGINE_NAME = "Yari Board built-in engine"
 # Commands heard while a search runs; any other waits until a timed search has answered
@@ -268,7 +269,7 @@ class UsiServer:
         job.thread.start()
 
     def _run(self, job, position, seconds, depth, nodes):
-        result = self.engine.search(position, time_limit=seconds, depth=depth, nodes=nodes)
+        result = self.engine.search(position, Limit(time=seconds, depth=depth, nodes=nodes))
         if job.hold is not None:
             job.hold.wait()       # infinite / ponder: answer only when told to stop
         if job.silent:

@@ -13,15 +13,14 @@ evaluation of material (board and hand, promotion) plus a small piece-square ter
 incrementally move by move, and a king-safety term counted afresh wherever a position is
 judged.
 
-The interface shared with the USI adapter and the test players is `search(position,
-time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md.
+It follows the engine protocol of `yariboard.engines.base` (`search(position, limit)`,
+`new_game()`, `close()`); see docs/engines.md.
 """
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import compress
 from operator import getitem, itemgetter
-from typing import List, Optional
 
 from shogicore.move import PROMOTION
 from shogicore.position import piece_colour
@@ -30,12 +29,9 @@ from shogicore.variants import BLACK, KING, WHITE
 from yariboard.engines.builtin.movegen import (INDEXES, attack_lines, captures_and_promotions, drop_moves,
                                hash_move_legal, legal_moves, lines_through, move_lines,
                                own_squares, piece_moves, quiet_moves, walk)
+from yariboard.engines.base import MATE_BOUND, MATE_SCORE, MAX_PLY, Limit, SearchResult, mate_plies
 from yariboard.engines.builtin.playmoves import make_unmake
 
-MATE_SCORE = 100000
-MAX_PLY = 128
-# Scores beyond this are mate scores: MATE_SCORE minus the distance in plies.
-MATE_BOUND = MATE_SCORE - MAX_PLY
 INFINITY = MATE_SCORE + 1
 MAX_DEPTH = 64
 TT_MAX_ENTRIES = 1 << 20
@@ -65,25 +61,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 KILLER_KEY = 1 << 22     # ordering keys from here up: captures, promotions, killers
 PROMOTION_KEY = 1 << 23  # a promotion that takes nothing
 CAPTURE_KEY = 1 << 24    # and from here up, captures
-
-
-@dataclass
-class SearchResult:
-    """What any engine (built-in, USI, test player) answers for one position.
-
-    `move` is a shogicore move (None when the engine resigns or declares a win), `score`
-    centipawns for the side to move, `mate` plies to mate (positive: the side to move mates,
-    negative: it is mated; None when no mate was seen).
-    """
-    move: Optional[int]
-    score: int = 0
-    mate: Optional[int] = None
-    depth: int = 0
-    nodes: int = 0
-    pv: List[int] = field(default_factory=list)
-    seconds: float = 0.0
-    resign: bool = False
-    declare_win: bool = False
 
 
 @dataclass(frozen=True)
@@ -616,15 +593,6 @@ def move_delta(tables, position, m):
     return delta
 
 
-def mate_plies(score):
-    """Plies to mate for a mate score (negative when the side to move is mated), else None."""
-    if score >= MATE_BOUND:
-        return MATE_SCORE - score
-    if score <= -MATE_BOUND:
-        return -(MATE_SCORE + score)
-    return None
-
-
 class _OutOfTime(Exception):
     """Raised inside the search when the clock or the node budget runs out, or a stop was
     asked for; the last full iteration stands, or a move the unfinished one found better
@@ -664,14 +632,16 @@ class Engine:
         self._dangers_of = None
         self._dangers = self._known_around = None
 
-    def search(self, position, time_limit=None, depth=None, nodes=None):
+    def search(self, position, limit=None):
         """Best move for the side to move in `position` (left unchanged).
 
-        With no limit, the level's depth and time apply; with only `depth`, no clock;
-        with only `time_limit` (seconds), iterative deepening until the time is used;
-        `nodes` caps the nodes searched, exactly (the clock is read every 256 nodes).
+        With an empty `limit`, the level's depth and time apply; with only a depth, no
+        clock; with a time, iterative deepening until the time is used; a node budget caps
+        the nodes searched, exactly (the clock is read every 256 nodes).
         """
-        if time_limit is None and depth is None and nodes is None:
+        limit = limit or Limit()
+        time_limit, depth, nodes = limit.time, limit.depth, limit.nodes
+        if limit.is_empty():
             time_limit, depth = self.level.seconds, self.level.depth
         elif depth is None:
             depth = MAX_DEPTH
