@@ -82,6 +82,6 @@ def test_the_layers_below_the_engines_never_import_them(package):
     assert offending == []
 
 
-@pytest.mark.parametrize("module", ["usi.py", "xboard.py"])
+@pytest.mark.parametrize("module", ["usi.py", "xboard.py", "players.py"])
 def test_the_protocol_clients_do_not_import_the_search(module):
     assert "yariboard.engines.builtin.search" not in set(_imports(HOST / "engines" / module))

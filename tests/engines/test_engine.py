@@ -11,10 +11,13 @@ from shogicore.position import Position, piece_colour
 from shogicore.variants import BLACK, KING, PAWN, SHOGI, WHITE, YARI
 
 from yariboard.engines.base import Limit
-from yariboard.engines.builtin.search import (EXACT, LEVELS, LOWER, MATE_BOUND, Engine, evaluate,
-                              evaluate_black, exchange_gain, gives_check, has_legal_move,
-                              king_danger, least_attacker, made_check, material_black,
-                              move_delta, node_key, tables_for)
+from yariboard.engines.base import MATE_BOUND
+from yariboard.engines.builtin.evaluation import (evaluate, evaluate_black, king_danger,
+                                                  material_black, move_delta)
+from yariboard.engines.builtin.exchange import exchange_gain, gives_check, least_attacker, made_check
+from yariboard.engines.builtin.search import (EXACT, LEVELS, LOWER, Engine, _Search, has_legal_move,
+                                              node_key)
+from yariboard.engines.builtin.tables import tables_for
 from yariboard.benchmarks import engine as engine_benchmark
 from yariboard.engines.builtin.movegen import attackers
 from yariboard.engines.players import GreedyPlayer, RandomPlayer, play_game
@@ -195,14 +198,15 @@ def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, var
     """The term's own attack test agrees with the rules core's `_attacked`: with every other
     unit weighed at nothing, the danger is the square of the attacked squares next to the
     General, over positions of random games."""
-    import yariboard.engines.builtin.search as engine
+    import yariboard.engines.builtin.evaluation as evaluation
+    import yariboard.engines.builtin.tables as tables_module
     for name in ("ATTACKER_NEXT_TO_KING", "ATTACKER_NEAR_KING", "OPEN_SQUARE_NEXT_TO_KING",
                  "GUARD_NEXT_TO_KING"):
-        monkeypatch.setattr(engine, name, 0)
-    monkeypatch.setattr(engine, "ATTACKED_SQUARE_NEXT_TO_KING", 1)
-    monkeypatch.setattr(engine, "KING_DANGER_CP_PER_UNIT2", 1)
-    monkeypatch.setattr(engine, "KING_DANGER_MAX_CP", 10 ** 6)
-    monkeypatch.setattr(engine, "_TABLES", {})   # the units are read into the tables
+        monkeypatch.setattr(tables_module, name, 0)
+    monkeypatch.setattr(evaluation, "ATTACKED_SQUARE_NEXT_TO_KING", 1)
+    monkeypatch.setattr(evaluation, "KING_DANGER_CP_PER_UNIT2", 1)
+    monkeypatch.setattr(evaluation, "KING_DANGER_MAX_CP", 10 ** 6)
+    monkeypatch.setattr(tables_module, "_TABLES", {})   # the units are read into the tables
     variant = Position(variant).variant
     tables = tables_for(variant)
     seen_attacked = 0
@@ -224,7 +228,7 @@ def test_king_danger_adds_up_every_unit_square_by_square(variant):
     stands next to the General and two squares away, the neighbours the core finds
     attacked, the enemy hand), gives the danger the packed tables give, over positions of
     random games."""
-    import yariboard.engines.builtin.search as engine
+    import yariboard.engines.builtin.tables as engine
     variant = Position(variant).variant
     tables = tables_for(variant)
     seen = set()
@@ -521,10 +525,8 @@ def test_captures_that_lose_the_exchange_are_tried_last():
     """Move ordering: a capture that wins comes first, one that loses the exchange after every
     quiet move (a capture that promotes is ordered as a capture: promotion is not weighed)."""
     position = Position(YARI, "2nk3/7/3p3/7/p2R3/7/7/7/3K3 b - 1")
-    engine = Engine()
-    engine._pos, engine._tables = position, tables_for(YARI)
-    engine._killers = [[0, 0]]
-    order = [m for _, m in engine._keyed(position.legal_moves(), 0)]
+    searcher = _Search(Engine(), position, Limit(depth=1))
+    order = [m for _, m in searcher._keyed(position.legal_moves(), 0)]
     # the Pawn on 7e is undefended; 4e4c+ takes a Pawn too, and promotes
     assert set(order[:2]) == {parse_usi(YARI, "4e7e"), parse_usi(YARI, "4e4c+")}
     assert order[-1] == parse_usi(YARI, "4e4c")   # the Knight on 5a would take the Rook
@@ -636,10 +638,11 @@ def test_quiescence_tries_the_stored_move_first_and_keeps_a_deeper_entry(monkeyp
 
 def _searcher_on(position):
     """An engine set up to search `position` from inside: nothing seen, stored or counted."""
-    searcher = Engine()
-    searcher.search(position, Limit(depth=1))
-    searcher._seen, searcher.nodes = {}, 0
-    searcher.tt.clear()
+    engine = Engine()
+    engine.search(position, Limit(depth=1))   # (its king dangers set up for the variant)
+    engine.tt.clear()
+    searcher = _Search(engine, position, Limit(depth=1))
+    searcher._seen = {}
     return searcher
 
 
@@ -668,8 +671,8 @@ def test_aspiration_window_misses_are_searched_again(monkeypatch, sfen):
     full = Engine().search(position, Limit(depth=5))
     monkeypatch.setattr(engine, "ASPIRATION_WINDOW", 1)
     roots = []
-    search_root = Engine._search_root
-    monkeypatch.setattr(Engine, "_search_root",
+    search_root = _Search._search_root
+    monkeypatch.setattr(_Search, "_search_root",
                         lambda self, *args: roots.append(args) or search_root(self, *args))
     narrow = Engine().search(position, Limit(depth=5))
     assert len(roots) > 5              # at least one iteration was searched again
@@ -724,9 +727,9 @@ def test_remembered_king_danger_leaves_the_search_unchanged(monkeypatch, variant
     monkeypatch.setattr(engine, "DANGER_MAX_ENTRIES", 16)
     small = Engine()
     assert _same_search(small.search(position, Limit(depth=4)), remembered)
-    assert len(small._dangers) <= 16
-    assert sum(len(known) for by_king in small._known_around for known in by_king) <= 16
-    monkeypatch.setattr(Engine, "_king_danger",
+    assert len(small.dangers) <= 16
+    assert sum(len(known) for by_king in small.known_around for known in by_king) <= 16
+    monkeypatch.setattr(_Search, "_king_danger",
                         lambda self, key, colour: king_danger(self._tables, self._pos, colour))
     assert _same_search(Engine().search(position, Limit(depth=4)), remembered)
 
@@ -749,7 +752,7 @@ def test_king_dangers_remembered_from_move_to_move_leave_the_game_unchanged(monk
         results = []
         for _ in range(4):
             if forget:
-                player._dangers_of = None
+                player.dangers_of = None
             results.append(player.search(position, Limit(nodes=3000)))
             position.push(results[-1].move)
         return results, len(counted)
@@ -796,7 +799,7 @@ def test_quiet_moves_the_generator_leaves_out_are_those_the_search_would(monkeyp
     every move instead, the search must be the same, with more moves handed to it; and of
     one node's moves, those left out are exactly the quiet ones that do not check."""
     import yariboard.engines.builtin.search as engine
-    staged = engine.Engine._staged
+    staged = engine._Search._staged
     handed = []
 
     def handing(checks_only_kept):
@@ -809,10 +812,10 @@ def test_quiet_moves_the_generator_leaves_out_are_those_the_search_would(monkeyp
     for sfen in (BENCH_LIKE_SFEN, HANDS_SFEN):
         position = Position(YARI, sfen)
         del handed[:]
-        monkeypatch.setattr(engine.Engine, "_staged", handing(True))
+        monkeypatch.setattr(engine._Search, "_staged", handing(True))
         filtered = Engine().search(position, Limit(depth=5))
         filtered_handed = len(handed)
-        monkeypatch.setattr(engine.Engine, "_staged", handing(False))
+        monkeypatch.setattr(engine._Search, "_staged", handing(False))
         assert _same_search(Engine().search(position, Limit(depth=5)), filtered), sfen
         assert len(handed) - filtered_handed > filtered_handed * 1.1
     monkeypatch.undo()

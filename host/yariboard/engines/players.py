@@ -14,7 +14,7 @@ from shogicore.impasse import impasse_result
 from shogicore.position import Position
 
 from yariboard.engines.base import SearchResult
-from yariboard.engines.builtin.search import evaluate, material_black
+from yariboard.engines.builtin.evaluation import evaluate, material_black
 
 # A game still running after this many plies is adjudicated by material.
 DEFAULT_MAX_PLIES = 200
