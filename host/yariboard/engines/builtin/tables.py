@@ -7,10 +7,12 @@ from shogicore.variants import BLACK, KING, WHITE
 
 from yariboard.engines.builtin.movegen import attack_lines, lines_through, move_lines, walk
 
-# Centipawn values of each piece on the board, by its SFEN symbol as Black.
+# Centipawn values of each piece on the board, by its SFEN symbol as Black, as tuned by play
+# for the games that have them (`piece_values`: any other variant, or a piece a table lacks,
+# gets a value derived from how it moves).
 # Yari: the Yari Rook is the strongest unpromoted piece; a promoted Pawn (Yari Silver) gains
 # most, like a tokin; the Yari Bishop and Knight both become a Yari Gold.
-BOARD_VALUES = {
+TUNED_VALUES = {
     "yari": {"P": 100, "N": 380, "B": 400, "R": 700,
              "+P": 430, "+N": 550, "+B": 550, "+R": 1000, "K": 0},
     "shogi": {"P": 90, "L": 315, "N": 405, "S": 495, "G": 540, "B": 855, "R": 990,
@@ -18,12 +20,17 @@ BOARD_VALUES = {
 }
 # Wa: by how far and how freely each piece moves (docs/rules-wa.md); step movers are worth
 # little, the Flying Falcon and the Cloud Eagle are its Bishop and Rook.
-BOARD_VALUES["wa"] = BOARD_VALUES["wa-nodrops"] = {
+TUNED_VALUES["wa"] = TUNED_VALUES["wa-nodrops"] = {
     "P": 100, "O": 300, "H": 400, "S": 500, "F": 900, "R": 450, "V": 400, "W": 450,
     "G": 250, "C": 250, "U": 200, "L": 200, "M": 250, "D": 300, "E": 1000, "X": 700, "K": 0,
     "+P": 500, "+O": 550, "+H": 350, "+S": 950, "+F": 1300, "+R": 700, "+V": 550, "+W": 550,
     "+G": 500, "+C": 650, "+U": 900, "+L": 1000, "+M": 400, "+D": 450,
 }
+# A derived value: this much for each square the piece reaches on an empty board (the mean
+# over the squares it can stand on), plus a base. It gives a Pawn about 100, a Gold about
+# 400, a shogi Rook about 1150.
+DERIVED_BASE = 40
+DERIVED_PER_SQUARE = 70
 # A piece in hand can be dropped almost anywhere: worth a little more than on the board.
 HAND_BONUS_PERCENT = 10
 
@@ -60,7 +67,7 @@ class _Tables:
 
     def __init__(self, variant):
         self.variant = variant
-        values = BOARD_VALUES[variant.name]
+        values = piece_values(variant)
         size = max(variant.squares) + 1
         kinds = list(variant.kinds)   # every kind: a game without drops has no hand kinds
         # worth[piece]: unsigned value, for move ordering and pruning.
@@ -154,6 +161,32 @@ class _Tables:
         self.check_lines = [_check_lines(variant, self.attackers[colour])
                             for colour in (BLACK, WHITE)]
         self.on_ray = [lines_through(variant, colour) for colour in (BLACK, WHITE)]
+
+
+def piece_values(variant):
+    """{SFEN symbol as Black: centipawns} of every kind of `variant`: the tuned value where
+    the variant has a table with it, else one derived from its moves (`derived_value`), so
+    a new variant plays without an edit here. The General is worth 0 (it is never traded)."""
+    tuned = TUNED_VALUES.get(variant.name, {})
+    lines = move_lines(variant, BLACK)
+    values = {}
+    for kind in variant.kinds:
+        symbol = variant.symbol(kind)
+        if symbol in tuned:
+            values[symbol] = tuned[symbol]
+        else:
+            values[symbol] = 0 if kind == KING else derived_value(variant, lines, kind)
+    return values
+
+
+def derived_value(variant, lines, kind):
+    """A value for `kind` from its reach: the squares it moves to from each square of an
+    empty board (`lines`: `movegen.move_lines` for Black), on average."""
+    reached = 0
+    for sq in variant.squares:
+        steps, rays, _ = lines[kind][sq]
+        reached += len(steps) + sum(len(ray) for ray in rays)
+    return DERIVED_BASE + DERIVED_PER_SQUARE * reached // len(variant.squares)
 
 
 def _quiet_gain(variant, square_value, hand_value):
