@@ -126,6 +126,22 @@ def test_transcript_handshake_options_errors_and_moves():
     assert lines.count("readyok") == 1
 
 
+def test_position_with_moves_but_no_position_is_a_one_line_error():
+    lines = transcript(["usi", "position moves 7g7f", "position", "isready"])
+    errors = [line for line in lines if line.startswith("info string error:")]
+    assert len(errors) == 2 and all("position startpos|sfen" in e for e in errors)
+    assert lines[-1] == "readyok"      # the session went on
+
+
+def test_end_of_input_during_a_timed_search_ends_the_program_at_once():
+    """A clock of two weeks plans hours for the move; the GUI going away ends it. (The
+    timeout is a hundred times what stopping takes: the search stops within 256 nodes.)"""
+    lines = transcript(["usi", "position startpos", "go btime 1200000000 wtime 1200000000"],
+                       timeout=120)
+    assert lines[-1].startswith("bestmove ")
+    assert Position(SHOGI).is_legal(parse_usi(SHOGI, lines[-1].split()[1]))
+
+
 def test_mated_side_resigns_and_end_of_input_ends_the_session():
     # White's king on 5a, a Gold on 5b guarded by another on 5c: White to move is mated.
     lines = transcript(["usi", "position sfen 4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1", "go depth 1"])
@@ -176,7 +192,7 @@ def test_ponderhit_turns_a_ponder_search_into_a_timed_one():
     session.send("position startpos moves 7g7f", "go ponder btime 0 wtime 0 byoyomi 300")
     session.wait_for_info(1)
     session.send("ponderhit")
-    session.server.wait()
+    session.send("usinewgame")     # (waits for the timed search's answer)
     assert len(session.bestmoves()) == 1
     session.send("ponderhit")
     assert session.lines[-1] == "info string error: ponderhit without go ponder"

@@ -219,6 +219,8 @@ class UsiServer:
         if "moves" in args:
             at = args.index("moves")
             args, moves = args[:at], args[at + 1:]
+        if not args:
+            raise ValueError("position startpos|sfen SFEN [moves ...]: no position before moves")
         if args == ["startpos"]:
             position = Position(self.variant)
         elif args[0] == "sfen" and len(args) >= 2:
@@ -312,13 +314,10 @@ class UsiServer:
     def _busy(self):
         return self._job is not None and self._job.thread.is_alive()
 
-    def wait(self):
-        """Let a running search finish (end of input: its bestmove is still written)."""
-        if self._job is not None:
-            if self._job.hold is not None:
-                self._cmd_stop([])
-            else:
-                self._job.thread.join()
+    def end_of_input(self):
+        """The GUI has gone: stop a running search at once (its bestmove is still written),
+        so no search outlives its GUI for the rest of its budget."""
+        self._cmd_stop([])
 
     # -- output ----------------------------------------------------------------------------
 
@@ -341,5 +340,5 @@ def serve(stdin, stdout, variant="shogi"):
     for line in stdin:
         if not server.handle(line):
             return 0
-    server.wait()
+    server.end_of_input()
     return 0
