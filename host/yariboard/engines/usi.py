@@ -32,6 +32,12 @@ GRACE_SECONDS = 5.0
 DEPTH_SEARCH_SECONDS = 120.0
 # Fairy-Stockfish's names for the variants, set through its variant option.
 FAIRY_VARIANT_NAMES = {"yari": "yarishogi", "shogi": "shogi"}
+# Who plays each variant that no USI engine the project knows offers.
+OTHER_ENGINES = {
+    "wa": "the built-in engine (the default) and CrazyWa (--engine crazywa, over XBoard; "
+          "apt-get install crazywa)",
+    "wa-nodrops": "the built-in engine (the default)",
+}
 # The variant option's name: USI_Variant in USI mode, UCI_Variant in older builds.
 VARIANT_OPTIONS = ("USI_Variant", "UCI_Variant")
 
@@ -88,7 +94,7 @@ class UsiEngine(EngineProcess):
                  startup_timeout=STARTUP_SECONDS, nodes=None, name=None):
         """`nodes`: a node budget per move, used when a search is given no time limit."""
         self.path = path
-        self.variant = variant_by_name(variant)
+        self.variant = check_usi_variant(variant, name or path)
         self.name = name or path
         self.nodes = nodes
         self.on_progress = None
@@ -235,6 +241,17 @@ class UsiEngine(EngineProcess):
         if not result.pv or result.pv[0] != move:
             result.pv = [move]
         return result
+
+
+def check_usi_variant(variant, engine_name):
+    """The Variant of `variant` if a USI engine can be asked to play it; UsiError naming the
+    engines that do play it otherwise."""
+    variant = variant_by_name(variant)
+    if variant.name not in FAIRY_VARIANT_NAMES:
+        raise UsiError("%s cannot play the variant %r: no USI engine the project knows offers "
+                       "it; it is played by %s" % (engine_name, variant.name,
+                                         OTHER_ENGINES.get(variant.name, "the built-in engine")))
+    return variant
 
 
 def go_command(limit, side, default_nodes=None):
