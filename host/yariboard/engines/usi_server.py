@@ -5,8 +5,9 @@ Commands are read line by line; a search runs in a thread of its own so that `st
 position or move, a bad option value) is answered with one `info string error: ...` line and
 otherwise ignored: a GUI session never ends in a traceback.
 
-Time: `movetime` is used as given; otherwise the engine takes a share of its remaining time
-(1/30) plus its increment, or its byoyomi, minus a safety margin. `go infinite` and
+Time: `movetime` is used as given; otherwise the clock is planned as every engine plans it
+(`Limit.planned_seconds`: a share of the main time left plus most of the increment or the
+byoyomi, never more than half the main time left), minus a safety margin. `go infinite` and
 `go ponder` search until `stop` (the best move is held back until then, as USI asks);
 other commands sent during a timed search wait for its answer;
 `ponderhit` turns a ponder search into a normal one with the time limits it was given.
@@ -17,7 +18,7 @@ import time
 from shogicore.errors import MoveError
 from shogicore.notation import parse_usi, to_usi
 from shogicore.position import Position
-from shogicore.variants import BLACK, variant_by_name
+from shogicore.variants import variant_by_name
 
 from yariboard.engines.base import MATE_BOUND, Limit
 from yariboard.engines.builtin.search import DEFAULT_LEVEL, LEVELS, MAX_DEPTH, Engine
@@ -36,7 +37,6 @@ TT_ENTRY_BYTES = 200
 # Kept back from every time budget for the GUI's and the pipe's delays.
 MARGIN_MS = 100
 MIN_MOVE_MS = 20
-MOVES_TO_GO = 30
 
 
 def parse_go(words):
@@ -65,19 +65,24 @@ def parse_go(words):
     return limits
 
 
+def go_limit(limits):
+    """The `go` limits as the engines' Limit (times in seconds)."""
+    def seconds(name):
+        return limits[name] / 1000.0 if name in limits else None
+
+    return Limit(time=seconds("movetime"), depth=limits.get("depth"), nodes=limits.get("nodes"),
+                 black_clock=seconds("btime"), white_clock=seconds("wtime"),
+                 black_increment=seconds("binc") or 0.0, white_increment=seconds("winc") or 0.0,
+                 byoyomi=seconds("byoyomi") or 0.0, moves_to_go=limits.get("movestogo"))
+
+
 def move_time_ms(limits, side):
-    """Thinking time for this move from the `go` limits, or None for no clock."""
-    if "movetime" in limits:
-        return max(MIN_MOVE_MS, limits["movetime"] - MARGIN_MS)
-    own = "btime" if side == BLACK else "wtime"
-    inc = "binc" if side == BLACK else "winc"
-    if own not in limits and "byoyomi" not in limits:
+    """Thinking time for this move from the `go` limits, less the margin, or None for no
+    clock."""
+    planned = go_limit(limits).planned_seconds(side)
+    if planned is None:
         return None
-    remaining = max(0, limits.get(own, 0))
-    moves_to_go = max(1, limits.get("movestogo", MOVES_TO_GO))
-    budget = remaining // moves_to_go + limits.get(inc, 0) + limits.get("byoyomi", 0)
-    budget = min(budget, remaining + limits.get("byoyomi", 0))
-    return max(MIN_MOVE_MS, budget - MARGIN_MS)
+    return max(MIN_MOVE_MS, int(planned * 1000) - MARGIN_MS)
 
 
 def info_line(variant, result, seconds):

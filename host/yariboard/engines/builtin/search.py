@@ -156,7 +156,8 @@ class _Search:
     hash table, the history, the king dangers) is the engine's, shared by reference."""
 
     def __init__(self, engine, position, limit):
-        time_limit, depth, nodes = limit.time, limit.depth, limit.nodes
+        time_limit = limit.planned_seconds(position.side)
+        depth, nodes = limit.depth, limit.nodes
         if limit.is_empty():
             time_limit, depth = engine.level.seconds, engine.level.depth
         elif depth is None:
