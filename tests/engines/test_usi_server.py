@@ -148,6 +148,59 @@ def test_mated_side_resigns_and_end_of_input_ends_the_session():
     assert lines[-1] == "bestmove resign"
 
 
+# -- go mate (a GUI's mate search) -------------------------------------------------------------
+
+def _is_mate_by_checks(sfen, moves):
+    """python-shogi's word: every attacker move checks and the last one mates."""
+    board = shogi.Board(sfen)
+    for index, text in enumerate(moves):
+        move = shogi.Move.from_usi(text)
+        assert move in board.legal_moves, (index, text)
+        board.push(move)
+        if index % 2 == 0:
+            assert board.is_check(), (index, text)
+    return board.is_checkmate()
+
+
+def _mates_in_one(sfen):
+    board = shogi.Board(sfen)
+    for move in list(board.legal_moves):
+        board.push(move)
+        mate = board.is_checkmate()
+        board.pop()
+        if mate:
+            return True
+    return False
+
+
+def test_go_mate_answers_a_mating_line_nomate_and_timeout():
+    in_one = "4k4/9/4P4/9/9/9/9/9/4K4 b GG 1"
+    longer = "8k/9/9/9/9/9/9/9/K8 b RR 1"          # two Rooks against a bare General
+    lone = "4k4/9/9/9/9/9/9/9/4K4 b - 1"            # not one check to give
+    guarded = "lns1kgsnl/9/9/9/9/9/9/9/4K4 b RBG 1"  # checks without end, no mate proven
+    lines = transcript(["usi", "position sfen " + in_one, "go mate 60000",
+                        "position sfen " + longer, "go mate 60000",
+                        "position sfen " + lone, "go mate infinite",
+                        "position sfen " + guarded, "go mate 300", "usinewgame"])
+    answers = [line.split()[1:] for line in lines if line.startswith("checkmate")]
+    assert len(answers) == 4
+    assert answers[0] == ["G*5b"] and _is_mate_by_checks(in_one, answers[0])
+    assert not _mates_in_one(longer) and len(answers[1]) >= 3
+    assert _is_mate_by_checks(longer, answers[1])
+    assert answers[2] == ["nomate"]
+    assert answers[3] == ["timeout"]
+
+
+def test_stop_ends_an_infinite_mate_search_with_timeout():
+    session = Session()
+    session.send("setoption name USI_Variant value shogi",
+                 "position sfen lns1kgsnl/9/9/9/9/9/9/9/4K4 b RBG 1", "go mate infinite")
+    assert not any(line.startswith("info string error") for line in session.lines)
+    session.send("stop")
+    assert [line for line in session.lines if line.startswith("checkmate")] == \
+        ["checkmate timeout"]
+
+
 # -- in-process: infinite, stop, ponder --------------------------------------------------------
 
 class Session:
@@ -215,6 +268,8 @@ def test_parse_go_reads_every_limit_and_names_what_it_cannot():
     assert parse_go(["infinite"]) == {"infinite": True}
     assert parse_go("nodes 100 depth 3 movetime 50".split()) == {"nodes": 100, "depth": 3,
                                                                  "movetime": 50}
+    assert parse_go("mate 3000".split()) == {"mate": 3000}
+    assert parse_go("mate infinite".split()) == {"mate": None}
     for bad, message in ((["btime"], "needs a number"), (["depth", "x"], "not 'x'"),
                          (["sometimes"], "unknown go argument")):
         with pytest.raises(ValueError, match=message):

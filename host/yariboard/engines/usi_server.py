@@ -11,6 +11,8 @@ byoyomi, never more than half the main time left), minus a safety margin. `go in
 `go ponder` search until `stop` (the best move is held back until then, as USI asks);
 other commands sent during a timed search wait for its answer;
 `ponderhit` turns a ponder search into a normal one with the time limits it was given.
+`go mate MS|infinite` searches for a mate (`builtin.mate`) and answers `checkmate` with the
+mating moves, `checkmate nomate`, or `checkmate timeout` once the time is up or on `stop`.
 """
 import threading
 import time
@@ -21,6 +23,7 @@ from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
 from yariboard.engines.base import MATE_BOUND, Limit
+from yariboard.engines.builtin.mate import MateSearch, MateTimeout
 from yariboard.engines.builtin.search import DEFAULT_LEVEL, LEVELS, MAX_DEPTH, Engine
 
 ENGINE_NAME = "Yari Board built-in engine"
@@ -40,10 +43,11 @@ MIN_MOVE_MS = 20
 
 
 def parse_go(words):
-    """The arguments of a `go` command -> dict (numbers as ints, flags as True).
-    ValueError names the first one that is not understood."""
+    """The arguments of a `go` command -> dict (numbers as ints, flags as True; `mate` as
+    its milliseconds, None for infinite). ValueError names the first one that is not
+    understood."""
     numeric = {"btime", "wtime", "byoyomi", "binc", "winc", "nodes", "depth", "movetime",
-               "movestogo"}
+               "movestogo", "mate"}
     flags = {"infinite", "ponder"}
     limits = {}
     i = 0
@@ -52,6 +56,9 @@ def parse_go(words):
         if word in flags:
             limits[word] = True
             i += 1
+        elif word == "mate" and i + 1 < len(words) and words[i + 1] == "infinite":
+            limits[word] = None
+            i += 2
         elif word in numeric:
             if i + 1 >= len(words):
                 raise ValueError("go %s needs a number" % word)
@@ -249,6 +256,9 @@ class UsiServer:
         if self._busy():
             raise ValueError("go while searching")
         limits = parse_go(args)
+        if "mate" in limits:
+            self._start_mate(limits["mate"])
+            return
         self._ponder = None
         if "ponder" in limits:
             self._ponder = limits
@@ -292,6 +302,24 @@ class UsiServer:
                 # cut short in an iteration: the last line a GUI shows counts every node
                 self.write(info_line(self.variant, result, time.monotonic() - job.started))
             self.write("bestmove %s" % answer)
+
+    def _start_mate(self, ms):
+        job = self._job = _Job(hold=False)
+        seconds = None if ms is None else max(MIN_MOVE_MS, ms - MARGIN_MS) / 1000.0
+        job.thread = threading.Thread(target=self._run_mate,
+                                      args=(job, self.position.copy(), seconds), daemon=True)
+        job.thread.start()
+
+    def _run_mate(self, job, position, seconds):
+        try:
+            line = MateSearch(position, seconds, job.stop).run()
+        except MateTimeout:
+            answer = "timeout"
+        else:
+            answer = "nomate" if line is None else \
+                " ".join(to_usi(position.variant, m) for m in line)
+        with self._lock:
+            self.write("checkmate " + answer)
 
     def _cmd_stop(self, args):
         if self._job is not None:
