@@ -135,7 +135,7 @@ def test_position_with_moves_but_no_position_is_a_one_line_error():
 
 def test_end_of_input_during_a_timed_search_ends_the_program_at_once():
     """A clock of two weeks plans hours for the move; the GUI going away ends it. (The
-    timeout is a hundred times what stopping takes: the search stops within 256 nodes.)"""
+    timeout is a hundred times what stopping takes: the search stops within 64 nodes.)"""
     lines = transcript(["usi", "position startpos", "go btime 1200000000 wtime 1200000000"],
                        timeout=120)
     assert lines[-1].startswith("bestmove ")
@@ -307,7 +307,32 @@ def test_built_in_engine_reports_iterations_obeys_a_node_budget_and_stops_on_req
     engine.new_game()
     stop = threading.Event()
     engine.stop_event = stop
-    engine.on_progress = lambda side, result: stop.set() if result.depth >= 2 else None
+    at_stop = []
+
+    def stop_at_depth_2(side, result):
+        if result.depth >= 2 and not stop.is_set():
+            at_stop.append(result.nodes)
+            stop.set()
+
+    engine.on_progress = stop_at_depth_2
     stopped = engine.search(position, Limit(depth=30))
-    # The stop is seen within 256 nodes: a very short next iteration may still complete.
+    # The stop is seen within 64 nodes: a very short next iteration may still complete.
     assert 2 <= stopped.depth <= 3 and position.is_legal(stopped.move)
+    assert stopped.nodes - at_stop[0] <= 64
+
+
+def test_isready_builds_the_variants_tables_so_no_move_pays_for_them(monkeypatch):
+    """The tables of a variant take tenths of a second to build, more on a busy machine: at
+    `isready`, not on the first move's clock."""
+    import yariboard.engines.builtin.tables as tables_module
+    built = []
+    build = tables_module._Tables
+    monkeypatch.setattr(tables_module, "_TABLES", {})
+    monkeypatch.setattr(tables_module, "_Tables",
+                        lambda variant: built.append(variant.name) or build(variant))
+    session = Session()
+    session.send("setoption name USI_Variant value shogi", "isready")
+    assert built == ["shogi"] and session.lines[-1] == "readyok"
+    session.send("position startpos moves 7g7f", "go depth 2", "usinewgame")
+    assert len(session.bestmoves()) == 1
+    assert built == ["shogi"]       # the search found them built

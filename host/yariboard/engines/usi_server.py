@@ -14,6 +14,7 @@ other commands sent during a timed search wait for its answer;
 `go mate MS|infinite` searches for a mate (`builtin.mate`) and answers `checkmate` with the
 mating moves, `checkmate nomate`, or `checkmate timeout` once the time is up or on `stop`.
 """
+import gc
 import threading
 import time
 
@@ -177,6 +178,11 @@ class UsiServer:
         self.write("usiok")
 
     def _cmd_isready(self, args):
+        if not self._busy():
+            # what the first move's clock must not pay for: the variant's tables, and (the
+            # tables frozen out of the collector's reach) long collections during a search
+            self.engine.prepare(self.variant)
+            gc.freeze()
         self.write("readyok")
 
     def _cmd_setoption(self, args):

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 
 from shogicore.move import PROMOTION
+from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE
 
 from yariboard.engines.base import MATE_BOUND, MATE_SCORE, MAX_PLY, Limit, SearchResult, mate_plies
@@ -38,8 +39,9 @@ INFINITY = MATE_SCORE + 1
 MAX_DEPTH = 64
 TT_MAX_ENTRIES = 1 << 20
 DANGER_MAX_ENTRIES = 1 << 18
-# How often (in nodes) the clock is read: at 5-20k nodes per second, every 15-50 ms.
-TIME_CHECK_NODES = 256
+# How often (in nodes) the clock is read: at 5-60k nodes per second (a busy machine, an idle
+# one), every 1-13 ms, so a byoyomi is overshot by little more than that (`bench byoyomi`).
+TIME_CHECK_NODES = 64
 QUIESCENCE_MAX_PLIES = 8
 FUTILITY_MARGIN = 150
 # Reverse futility: this close to the horizon, a position whose own judgement stands this far
@@ -124,6 +126,15 @@ class Engine:
         self.history.clear()
         self.dangers_of = None
 
+    def prepare(self, variant):
+        """Build now what the first search of `variant` would build before it can search
+        (its tables: a few tenths of a second, far more on a busy machine), so that no move's
+        clock pays for it. A GUI's `isready` is the time for it."""
+        position = Position(variant)
+        tables_for(position.variant)
+        make_unmake(position.copy())
+        legal_moves(position, False)
+
     def close(self):
         """Nothing to release but memory; present so every engine can be closed the same way."""
         self.tt.clear()
@@ -135,7 +146,7 @@ class Engine:
 
         With an empty `limit`, the level's depth and time apply; with only a depth, no
         clock; with a time, iterative deepening until the time is used; a node budget caps
-        the nodes searched, exactly (the clock is read every 256 nodes).
+        the nodes searched, exactly (the clock is read every TIME_CHECK_NODES nodes).
         """
         if self.dangers_of is not position.variant:
             # the dangers are the position's alone, so they stand from move to move: the
