@@ -35,14 +35,13 @@ class EngineError(RuntimeError):
 @dataclass(frozen=True)
 class Limit:
     """How long to search. `time` is seconds for this move; `depth` plies; `nodes` a node
-    budget; `mate` asks for a mate search (plies, 0 for no depth cap). The clock fields are
+    budget. The clock fields are
     what a GUI sends: each side's main time left, increment and the byoyomi, in seconds;
     `moves_to_go` the moves until the next time control. Any mix may be given; the first
     limit reached ends the search. An empty Limit means the engine's own default."""
     time: Optional[float] = None
     depth: Optional[int] = None
     nodes: Optional[int] = None
-    mate: Optional[int] = None
     black_clock: Optional[float] = None
     white_clock: Optional[float] = None
     black_increment: float = 0.0
