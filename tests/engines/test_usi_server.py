@@ -191,6 +191,20 @@ def test_go_mate_answers_a_mating_line_nomate_and_timeout():
     assert answers[3] == ["timeout"]
 
 
+def test_go_mate_in_yari_is_a_mate_by_pyffish():
+    sfen = "3k3/7/7/7/7/7/7/7/3K3 b RR 1"       # two Yari Rooks against a bare General
+    session = Session()
+    session.send("position sfen " + sfen, "go mate 60000", "usinewgame")
+    [answer] = [line.split()[1:] for line in session.lines if line.startswith("checkmate")]
+    fen = sfen_to_fsf(sfen)
+    uci = [usi_to_uci(YARI, text) for text in answer]
+    for ply in range(len(uci)):
+        assert uci[ply] in pyffish.legal_moves("yarishogi", fen, uci[:ply])
+        if ply % 2 == 0:
+            assert pyffish.gives_check("yarishogi", fen, uci[:ply + 1])
+    assert pyffish.legal_moves("yarishogi", fen, uci) == []
+
+
 def test_stop_ends_an_infinite_mate_search_with_timeout():
     session = Session()
     session.send("setoption name USI_Variant value shogi",
