@@ -129,7 +129,7 @@ def build(board):
         resistor = _place(_template(parts.SERIES_R), parts.SERIES_R, "R1", "series_r")
         skidl.Net("LED_DATA_5V").connect(shifter["1Y"], resistor[1])
 
-        led = _template(parts.LED)
+        led, led_c = _template(parts.LED), _template(parts.LED_DECOUPLING_C)
         data_in = skidl.Net("LED_DIN_1")
         data_in += resistor[2]
         for index in range(board.led_count):
@@ -138,6 +138,10 @@ def build(board):
                           Square=square, Chain=str(index))
             five += part["VDD"]
             gnd += part["VSS"]
+            capacitor = _place(led_c, parts.LED_DECOUPLING_C, "C%d" % (index + 3),
+                               "led_c_" + square, Square=square)
+            five += capacitor[1]
+            gnd += capacitor[2]
             data_in += part["DIN"]
             if index + 1 < board.led_count:
                 data_in = skidl.Net("LED_DIN_%d" % (index + 2))
