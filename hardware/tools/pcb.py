@@ -15,6 +15,7 @@ import glob
 import json
 import os
 import re
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -80,9 +81,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     names = args.boards or sorted(os.path.splitext(os.path.basename(path))[0] for path in
                                   glob.glob(os.path.join(HARDWARE, "boards", "*.json")))
-    for name in names:
-        for path in build(name, os.path.abspath(args.out)):
+    if len(names) == 1:
+        for path in build(names[0], os.path.abspath(args.out)):
             print(path)
+        return
+    # One process per board: KiCad's identifiers come from a generator seeded per board, and
+    # what a process did before (its footprint cache) would shift them.
+    for name in names:
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "--out", args.out, name])
+        if done.returncode != 0:
+            sys.exit(done.returncode)
 
 
 if __name__ == "__main__":

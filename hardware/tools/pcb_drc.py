@@ -4,7 +4,8 @@
 
 Fills the ground zones (the saved boards keep them unfilled), runs pcbnew's DRC with every
 track error reported, and prints {"violations": [...], "unconnected": N, "footprint_errors": N,
-"pads": {ref: {pad: net}}}; each violation is its report line, e.g. "[clearance]: ...".
+"pads": {ref: {pad: net}}, "footprints": {ref: [x_mm, y_mm, degrees, side]}}; each violation
+is its report line, e.g. "[clearance]: ...".
 """
 import json
 import os
@@ -32,8 +33,12 @@ def check(path):
     def count(what):
         return int(re.search(r"\*\* Found (\d+) %s \*\*" % what, text).group(1))
 
-    pads = {}
+    pads, footprints = {}, {}
     for footprint in board.GetFootprints():
+        position = footprint.GetPosition()
+        footprints[footprint.GetReference()] = [
+            pcbnew.ToMM(position.x), pcbnew.ToMM(position.y), footprint.GetOrientationDegrees(),
+            "bottom" if footprint.IsFlipped() else "top"]
         for pad in footprint.Pads():
             if pad.GetNumber():
                 pads.setdefault(footprint.GetReference(), {})[pad.GetNumber()] = pad.GetNetname()
@@ -41,7 +46,7 @@ def check(path):
             "violation_count": count("DRC violations"),
             "unconnected": count("unconnected pads"),
             "footprint_errors": count("Footprint errors"),
-            "pads": pads}
+            "pads": pads, "footprints": footprints}
 
 
 if __name__ == "__main__":
