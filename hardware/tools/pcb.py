@@ -79,8 +79,16 @@ def main(argv=None):
     parser.add_argument("--out", default=HARDWARE, help="where to write (default: hardware/)")
     parser.add_argument("boards", nargs="*", help="board names (default: every board file)")
     args = parser.parse_args(argv)
-    names = args.boards or sorted(os.path.splitext(os.path.basename(path))[0] for path in
-                                  glob.glob(os.path.join(HARDWARE, "boards", "*.json")))
+    known = sorted(os.path.splitext(os.path.basename(path))[0]
+                   for path in glob.glob(os.path.join(HARDWARE, "boards", "*.json")))
+    names = args.boards or known
+    for name in names:
+        if name not in known:
+            sys.exit("pcb.py: no board file hardware/boards/%s.json (boards: %s)"
+                     % (name, ", ".join(known)))
+        if not os.path.exists(os.path.join(HARDWARE, name, name + ".net")):
+            sys.exit("pcb.py: no netlist hardware/%s/%s.net: run hardware/tools/generate.py"
+                     % (name, name))
     if len(names) == 1:
         for path in build(names[0], os.path.abspath(args.out)):
             print(path)

@@ -51,7 +51,7 @@ def check(path):
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[2].strip())
+        sys.exit("usage: " + __doc__.strip().splitlines()[2].strip())
     if not os.path.exists(sys.argv[1]):
         sys.exit("pcb_drc.py: %s: no such file" % sys.argv[1])
     json.dump(check(sys.argv[1]), sys.stdout)

@@ -457,9 +457,10 @@ def route_controller(builder, geometry, ports):
         code = builder.nets[net].GetNetCode()
         tree = list(groups[0])
         remaining = groups[1:]
-        while remaining:
+        while remaining:  # grow the net's tree towards its nearest unconnected terminal
+            sample = tree[::max(len(tree) // 40, 1)]
             remaining.sort(key=lambda cells: min(abs(c[1] - t[1]) + abs(c[2] - t[2])
-                                                 for c in cells[:4] for t in tree[:: max(len(tree) // 40, 1)]))
+                                                 for c in cells[:4] for t in sample))
             target = remaining.pop(0)
             path = maze.route(grid, code, tree, target)
             if path is None:

@@ -42,12 +42,13 @@ class Grid:
         elif cells[at] != net:
             cells[at] = BLOCKED
 
-    def mark(self, layers, bbox, distance, net, extra=None):
-        """Claim every cell whose centre lies within `extra` of the shape for `net`.
+    def mark(self, layers, bbox, distance, net):
+        """Claim for `net` every cell whose centre lies within reach of a copper shape.
 
-        `distance(x, y)` is the distance from a point to the copper shape (0 inside it).
+        `distance(x, y)` is the distance from a point to the shape (0 inside it), `bbox` the
+        shape's bounding box (x0, y0, x1, y1).
         """
-        reach = self.reach if extra is None else extra
+        reach = self.reach
         x0, y0, x1, y1 = bbox
         ix0, iy0 = self.index_of(x0 - reach, y0 - reach)
         ix1, iy1 = self.index_of(x1 + reach, y1 + reach)
