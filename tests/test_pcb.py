@@ -222,3 +222,12 @@ def test_fab_files_cover_every_layer_and_every_surface_mount_part(built, board_i
         rows = [line.split(",") for line in stream.read().splitlines()[1:]]
     listed = [ref for row in rows for ref in row[0].split()]
     assert sorted(listed) == sorted(parts)
+
+
+def test_an_unknown_board_gets_a_one_line_error(kicad, tmp_path):
+    done = subprocess.run([KICAD_PYTHON, BUILDER, "--out", str(tmp_path), "chess-8x8"],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode != 0
+    assert done.stderr.splitlines() == [
+        "pcb.py: no board file hardware/boards/chess-8x8.json (boards: %s)" % ", ".join(BOARD_IDS)]
+    assert os.listdir(tmp_path) == []
