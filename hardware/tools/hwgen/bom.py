@@ -7,7 +7,7 @@ from . import parts
 COLUMNS = ["refs", "qty", "value", "description", "footprint", "example_part", "pcb_part",
            "notes"]
 CIRCUIT_KINDS = [parts.PICO, parts.REED, parts.DIODE, parts.LED, parts.LED_DECOUPLING_C,
-                 parts.BUTTON, parts.BUFFER, parts.SERIES_R, parts.BULK_C, parts.DECOUPLING_C,
+                 parts.BUTTON, parts.BUTTON_HEADER, parts.BUFFER, parts.SERIES_R, parts.BULK_C, parts.DECOUPLING_C,
                  parts.FUSE]
 
 

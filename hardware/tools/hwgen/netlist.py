@@ -102,10 +102,14 @@ def build(board):
                     rows[r] += blocker["A"]
 
         button = _template(parts.BUTTON)
+        header = _place(_template(parts.BUTTON_HEADER), parts.BUTTON_HEADER, "J1", "button_header")
+        if sorted(board.button_pins) != [name for _, name in parts.BUTTON_HEADER.pins[:-1]]:
+            raise ValueError("the button header carries buttons A and B only")
+        gnd += header["GND"]
         for index, name in enumerate(sorted(board.button_pins)):
             part = _place(button, parts.BUTTON, "SW%d" % (number + index + 1), "button_" + name,
                           Button=name)
-            gpio_net(board.button_pins[name], "BTN_" + name, part[1])
+            gpio_net(board.button_pins[name], "BTN_" + name, part[1], header[name])
             gnd += part[2]
 
         fuse = _place(_template(parts.FUSE), parts.FUSE, "F1", "fuse")

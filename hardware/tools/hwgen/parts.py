@@ -115,6 +115,16 @@ BUTTON = PartKind(
     "wired between its GPIO and GND; the firmware enables the pull-up",
 )
 
+BUTTON_HEADER = PartKind(
+    "button_header", "J", "Button header",
+    "Pin header for the two buttons mounted in the board's frame: A, B, GND",
+    "Connector_PinHeader_2.54mm:PinHeader_1x03_P2.54mm_Vertical",
+    "Amphenol 77311-118-03LF (any 2.54 mm 1x3 pin header)",
+    [(1, "A"), (2, "B"), (3, "GND")],
+    "in parallel with the buttons on the PCB, which sits under the playing surface; "
+    "a hand-wired board wires its buttons directly and needs none",
+)
+
 # Things the BOM lists that are not in the circuit.
 MAGNET = PartKind(
     "magnet", "", "Neodymium disc 8x2 mm N35",

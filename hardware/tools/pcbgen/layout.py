@@ -332,7 +332,7 @@ def route_matrix(builder, geometry, chain, squares):
 
 
 def place_controller(builder, geometry):
-    """The Pico, level shifter, fuse, capacitors, resistor and buttons in the strip.
+    """The Pico, level shifter, fuse, capacitors, resistor, buttons and their header in the strip.
 
     Returns where the board's title goes: below the gap left for the USB plug.
     """
@@ -358,6 +358,7 @@ def place_controller(builder, geometry):
     for _, ref in buttons:
         builder.place(ref, x, y + 6.0, 0.0, show_reference=True)
         x += 16.0
+    builder.place(_one(parts, "Button header"), x, y + 3.0, 0.0, show_reference=True)
     return title_x
 
 
