@@ -84,7 +84,8 @@ def checked(built):
 def test_kicad_drc_finds_no_violation_and_no_unconnected_pad(checked, board_id):
     report = checked[board_id]
     assert report["violations"] == []
-    assert (report["violation_count"], report["unconnected"], report["footprint_errors"]) == (0, 0, 0)
+    counts = (report["violation_count"], report["unconnected"], report["footprint_errors"])
+    assert counts == (0, 0, 0)
 
 
 @pytest.mark.parametrize("board_id", BOARD_IDS)

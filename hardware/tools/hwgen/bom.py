@@ -7,8 +7,8 @@ from . import parts
 COLUMNS = ["refs", "qty", "value", "description", "footprint", "example_part", "pcb_part",
            "notes"]
 CIRCUIT_KINDS = [parts.PICO, parts.REED, parts.DIODE, parts.LED, parts.LED_DECOUPLING_C,
-                 parts.BUTTON, parts.BUTTON_HEADER, parts.BUFFER, parts.SERIES_R, parts.BULK_C, parts.DECOUPLING_C,
-                 parts.FUSE]
+                 parts.BUTTON, parts.BUTTON_HEADER, parts.BUFFER, parts.SERIES_R, parts.BULK_C,
+                 parts.DECOUPLING_C, parts.FUSE]
 
 
 def _ref_key(ref):

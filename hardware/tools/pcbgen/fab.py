@@ -15,7 +15,8 @@ GERBER_LAYERS = [
     (pcbnew.F_Cu, "F_Cu", "Top copper"), (pcbnew.B_Cu, "B_Cu", "Bottom copper"),
     (pcbnew.F_Mask, "F_Mask", "Top solder mask"), (pcbnew.B_Mask, "B_Mask", "Bottom solder mask"),
     (pcbnew.F_Paste, "F_Paste", "Top paste"), (pcbnew.F_SilkS, "F_Silkscreen", "Top silkscreen"),
-    (pcbnew.B_SilkS, "B_Silkscreen", "Bottom silkscreen"), (pcbnew.Edge_Cuts, "Edge_Cuts", "Outline"),
+    (pcbnew.B_SilkS, "B_Silkscreen", "Bottom silkscreen"),
+    (pcbnew.Edge_Cuts, "Edge_Cuts", "Outline"),
 ]
 _ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 

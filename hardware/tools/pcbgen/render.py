@@ -1,9 +1,9 @@
 """PNG pictures of both sides of a board, drawn from pcbnew's own shapes with Pillow.
 
 KiCad 6 has no command-line renderer; Pillow comes with Debian's KiCad (python3-wxgtk4.0
-depends on it). Each side shows its copper (the ground fill a lighter green), the pads, the drill holes,
-the silkscreen and the outline; the back is drawn mirrored, as seen when the board is turned
-over.
+depends on it). Each side shows its copper (the ground fill a lighter green), the pads, the
+drill holes, the silkscreen and the outline; the back is drawn mirrored, as seen when the
+board is turned over.
 """
 import pcbnew
 from PIL import Image, ImageDraw, ImageFont
