@@ -17,7 +17,7 @@ import zipfile
 import pytest
 
 from tests.mpy import ROOT
-from tests.test_hardware import read_netlist
+from tests.hardware.test_hardware import read_netlist
 
 HARDWARE = os.path.join(ROOT, "hardware")
 BUILDER = os.path.join(HARDWARE, "tools", "pcb.py")
