@@ -97,19 +97,12 @@ def test_nonsense_hypotheses_are_refused(elo0, elo1, alpha, beta):
         Sprt(elo0, elo1, alpha, beta)
 
 
-class Opponent(RandomPlayer):
-    """The random mover, given the new_game a match calls."""
-
-    def new_game(self):
-        pass
-
-
 def test_a_match_stops_as_soon_as_a_decided_comparison_is_decided():
     """The built-in engine at depth 2 against a random mover: the SPRT ends the match long
     before the 40 games allowed, and every game played counts."""
     sprt = Sprt(0, 100)
     seen = []
-    report = play_match(40, lambda: EnginePair(lambda: Engine(seed=1), lambda: Opponent(seed=2)),
+    report = play_match(40, lambda: EnginePair(lambda: Engine(seed=1), lambda: RandomPlayer(seed=2)),
                         max_plies=120, depth=2, sprt=sprt,
                         on_game=lambda index, game: seen.append(index))
     assert sprt.decision(report.wins(), report.draws(), report.losses()) == "H1"

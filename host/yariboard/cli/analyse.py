@@ -12,10 +12,12 @@ from yariboard.records import analysis
 
 from yariboard.engines import fsf, levels
 from yariboard.cli.common import add_db_option, fail, open_archive
+from yariboard.engines.analysis import analyse
+from yariboard.engines.base import EngineError
 from yariboard.engines.builtin.search import Engine
 from yariboard.records.game import RecordError
-from yariboard.engines.usi import UsiEngine, UsiError
-from yariboard.engines.xboard import XBoardEngine, XBoardError
+from yariboard.engines.usi import UsiError
+from yariboard.engines.xboard import XBoardEngine
 
 DEFAULT_NODES = {"builtin": 10000, "fsf": 100000}
 # CrazyWa (the strongest for Wa Shogi with drops) takes a time, not a node budget.
@@ -76,6 +78,7 @@ def open_engine(args, variant):
         return fsf.open_engine(variant, node=args.node), "Fairy-Stockfish " + fsf.FSF_VERSION
     if args.node:
         raise UsiError("--node is for --engine fsf")
+    from yariboard.engines.usi import UsiEngine
     return UsiEngine(args.engine, variant=variant), os.path.basename(args.engine)
 
 
@@ -121,7 +124,7 @@ def analyse_game(args):
         return fail(problem)
     try:
         engine, engine_name = open_engine(args, record.variant)
-    except (UsiError, XBoardError) as error:
+    except EngineError as error:
         return fail(str(error))
     seconds = args.seconds
     if isinstance(engine, XBoardEngine) and not seconds:
@@ -132,9 +135,9 @@ def analyse_game(args):
     name = "fsf" if engine_name.startswith("Fairy-Stockfish") else "builtin"
     nodes = None if seconds else (args.nodes or DEFAULT_NODES[name])
     try:
-        result = analysis.analyse(record, engine, engine_name, nodes=nodes, seconds=seconds,
-                                  on_progress=Progress(record.id))
-    except (UsiError, XBoardError, RecordError) as error:
+        result = analyse(record, engine, engine_name, nodes=nodes, seconds=seconds,
+                         on_progress=Progress(record.id))
+    except (EngineError, RecordError) as error:
         return fail(str(error))
     except KeyboardInterrupt:
         return fail("interrupted; nothing was stored")

@@ -2,8 +2,7 @@
 from boardfw import config as board_config
 from yariboard import resources
 from yariboard.engines import levels
-from yariboard.engines.usi import UsiError
-from yariboard.engines.xboard import XBoardError
+from yariboard.engines.base import EngineError
 from yariboard.play import demo
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.ui.view import RESULT_TEXT
@@ -42,7 +41,7 @@ def run(args):
             game_id = demo.run_demo(archive, levels=(args.black_level, args.white_level),
                                     max_plies=args.max_plies, seed=args.seed,
                                     seconds_per_move=args.seconds, board=board)
-        except (UsiError, XBoardError) as error:
+        except EngineError as error:
             return fail(str(error))
         record = archive.game(game_id)
     print("game %d saved in %s: %d moves, %s (%s)" % (

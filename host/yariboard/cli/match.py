@@ -5,11 +5,10 @@ import time
 from shogicore.variants import BLACK
 
 from yariboard.cli.common import fail
-from yariboard.engines.match import MAX_PLIES, Sprt, describe_score, run_match
+from yariboard.engines.base import EngineError
 from yariboard.engines.ladder import describe_rung, run_ladder
 from yariboard.engines.levels import SCALES
-from yariboard.engines.usi import UsiError
-from yariboard.engines.xboard import XBoardError
+from yariboard.engines.match import MAX_PLIES, Sprt, describe_score, run_match
 
 DEFAULT_NODES = 1000
 
@@ -91,7 +90,7 @@ def run(args):
                            node=args.node, engines_dir=args.engines_dir,
                            max_plies=args.max_plies, on_game=show, fsf_nodes=fsf_nodes,
                            jobs=args.jobs, depth=args.depth, sprt=sprt)
-    except UsiError as error:
+    except EngineError as error:
         return fail(str(error))
     if args.depth is not None:
         pairing = "built-in vs Fairy-Stockfish at depth %d" % args.depth
@@ -115,7 +114,7 @@ def run_ladder_command(args):
         run_ladder(args.variant, args.games, seed=args.seed, max_plies=args.max_plies,
                    jobs=args.jobs, node=args.node, engines_dir=args.engines_dir,
                    on_rung=lambda rung: print(describe_rung(args.variant, rung), flush=True))
-    except (UsiError, XBoardError) as error:
+    except EngineError as error:
         return fail(str(error))
     print("ladder of %s, %d games a step: %.0f s, %d at once"
           % (args.variant, args.games, time.monotonic() - start, args.jobs))

@@ -18,6 +18,7 @@ from rich.text import Text
 from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
 from yariboard.engines import fsf, levels
+from yariboard.engines.base import EngineError
 from yariboard import resources
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.play.clocks import GameClock, parse_time_control
@@ -28,9 +29,9 @@ from yariboard.cli.sim import (SimConsole, add_game_options, board_for, check_ga
 from yariboard.board.link import BoardRefused, Link, LinkError
 from yariboard.play.recorder import Recorder
 from yariboard.play.session import HINT_SECONDS, PlaySession
-from yariboard.engines.usi import UsiEngine, UsiError
+from yariboard.engines.usi import UsiEngine
 from yariboard.ui.view import render
-from yariboard.engines.xboard import XBoardEngine, XBoardError
+from yariboard.engines.xboard import XBoardEngine
 
 XBOARD_ENGINES = ("crazywa",)   # engines run through the XBoard client, by command name
 
@@ -148,11 +149,11 @@ def run(args):
         if args.variant is not None or args.handicap is not None:
             check_game_options(args, args.variant or "yari")
         engine = make_engine(args)
-    except (UsiError, XBoardError, ValueError) as error:
+    except (EngineError, ValueError) as error:
         return fail(str(error))
     try:
         args.hint_engine, args.hint_name = make_hint_engine(args)
-    except (UsiError, XBoardError) as error:
+    except EngineError as error:
         engine.close()
         return fail(str(error))
     args.clock = GameClock(control) if control else None
@@ -164,7 +165,7 @@ def run(args):
             if args.sim:
                 return play_simulated(args, archive, engine, side, names, console)
             return play_board(args, archive, engine, side, names, console)
-    except (LinkError, XBoardError) as error:
+    except (LinkError, EngineError) as error:
         return fail(str(error))
     finally:
         engine.close()

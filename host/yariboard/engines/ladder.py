@@ -16,6 +16,7 @@ from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
 from yariboard.engines import levels
+from yariboard.engines.base import Limit
 from yariboard.engines.builtin.search import LEVELS as BUILTIN_LEVELS
 from yariboard.engines.builtin.search import Engine
 from yariboard.engines.match import MAX_PLIES, EnginePair, MatchReport, play_match
@@ -30,10 +31,8 @@ class AtBudget:
     def __init__(self, engine, depth=None):
         self.engine, self.depth = engine, depth
 
-    def search(self, position, time_limit=None, depth=None, nodes=None):
-        if self.depth is not None:
-            return self.engine.search(position, depth=self.depth)
-        return self.engine.search(position)
+    def search(self, position, limit=None):
+        return self.engine.search(position, Limit(depth=self.depth) if self.depth else None)
 
     def new_game(self):
         self.engine.new_game()
@@ -79,7 +78,7 @@ def run_ladder(variant, games, seed=1, max_plies=MAX_PLIES, jobs=1, node=None, e
     ends (points for the upper level), `on_rung(rung)` as each level is placed."""
     # The built-in engine builds its tables for a variant at its first search, and two
     # threads must not both build them: one search before the games share them out.
-    Engine(level=1).search(Position(variant_by_name(variant)), depth=1)
+    Engine(level=1).search(Position(variant_by_name(variant)), Limit(depth=1))
     rungs = [Rung(1, 0.0, 0.0)]
     if on_rung is not None:
         on_rung(rungs[0])

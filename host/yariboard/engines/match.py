@@ -25,6 +25,7 @@ from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
 
 from yariboard.engines import fsf
+from yariboard.engines.base import Limit
 from yariboard.engines.players import play_game
 from yariboard.engines.usi import UsiEngine
 
@@ -286,7 +287,7 @@ def play_match(games, open_pair, variant="yari", seed=1, max_plies=MAX_PLIES, on
                 first.new_game()
                 second.new_game()
                 outcome = play_game(black, white, variant=variant, sfen=start,
-                                    max_plies=max_plies, depth=depth)
+                                    max_plies=max_plies, limit=Limit(depth=depth))
                 game = GameReport(start, first_side, outcome.winner, outcome.reason,
                                   len(outcome.moves))
                 with reporting:
