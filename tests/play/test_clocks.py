@@ -6,7 +6,7 @@ from rich.console import Console
 from shogicore.variants import BLACK, WHITE
 from yariboard.records.archive import Archive
 from yariboard.play.clocks import GameClock, TimeControl, parse_time_control
-from yariboard.cli.sim import SimConsole
+from yariboard.ui.console import SimConsole
 from yariboard.records.formats import export_games, import_games
 from yariboard.sim.rig import SimRig
 

@@ -15,7 +15,7 @@ from shogicore.game import Game
 from shogicore.variants import WHITE
 from yariboard.records.archive import Archive
 from yariboard.engines.builtin.search import Engine
-from yariboard.cli.sim import SimConsole
+from yariboard.ui.console import SimConsole
 from yariboard.sim.rig import SimRig
 
 PROMOTE_SFEN = "3k3/7/7/P6/7/7/7/7/3K3 b - 1"        # Black pawn 7d, 7c is in the zone
