@@ -3,9 +3,10 @@ import os
 import tempfile
 
 from boardfw import config as board_config
-from shogicore.variants import variant_by_name
+from shogicore.variants import VARIANT_NAMES, variant_by_name
 from yariboard import resources
-from yariboard.play.controls import MODES, VARIANTS, check_new_game
+from yariboard.play.controls import check_new_game
+from yariboard.records.game import MODES
 from yariboard.sim.rig import SimRig
 
 DEFAULT_BOARD = "yari-9x7"
@@ -13,9 +14,9 @@ DEFAULT_BOARD = "yari-9x7"
 
 def add_game_options(parser):
     """`--variant`, `--handicap`, `--mode` with their valid names in the help."""
-    handicaps = sorted(set(name for variant in VARIANTS for name in variant_by_name(variant).handicaps))
-    parser.add_argument("--variant", choices=VARIANTS, default=None,
-                        help="start a new game of this variant (%s); default: the board's" % ", ".join(VARIANTS))
+    handicaps = sorted(set(name for variant in VARIANT_NAMES for name in variant_by_name(variant).handicaps))
+    parser.add_argument("--variant", choices=VARIANT_NAMES, default=None,
+                        help="start a new game of this variant (%s); default: the board's" % ", ".join(VARIANT_NAMES))
     parser.add_argument("--handicap", default=None, metavar="NAME",
                         help="start a new game with this handicap: %s" % ", ".join(handicaps))
     parser.add_argument("--mode", choices=MODES, default=None,
