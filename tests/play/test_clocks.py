@@ -7,6 +7,7 @@ from shogicore.variants import BLACK, WHITE
 from yariboard.records.archive import Archive
 from yariboard.play.clocks import GameClock, TimeControl, parse_time_control
 from yariboard.ui.console import SimConsole
+from yariboard.cli.main import main
 from yariboard.records.formats import export_games, import_games
 from yariboard.sim.rig import SimRig
 
@@ -81,6 +82,33 @@ def test_bad_time_controls_are_named(numbers, reason):
     with pytest.raises(ValueError) as caught:
         parse_time_control(*numbers)
     assert reason in str(caught.value)
+
+
+@pytest.mark.parametrize("numbers, reason", [
+    ((float("inf"), 0, 0), "--time must be a number of minutes from 0 to 10080, not inf"),
+    ((1e308, 0, 0), "--time must be a number of minutes"),
+    ((float("nan"), 0, 0), "--time must be a number of minutes from 0 to 10080, not nan"),
+    ((5, float("nan"), 0), "--byoyomi must be a number of seconds from 0 to 3600, not nan"),
+    ((5, 0, float("nan")), "--increment must be a number of seconds"),
+    ((5, 0, float("inf")), "--increment must be a number of seconds"),
+])
+def test_endless_and_not_a_number_times_are_refused(numbers, reason):
+    with pytest.raises(ValueError) as caught:
+        parse_time_control(*numbers)
+    assert reason in str(caught.value)
+
+
+@pytest.mark.parametrize("option, value", [("--time", "inf"), ("--time", "1e308"),
+                                           ("--time", "nan"), ("--byoyomi", "nan"),
+                                           ("--increment", "nan")])
+def test_play_refuses_an_endless_clock_in_one_line(tmp_path, capsys, option, value):
+    arguments = ["--db", str(tmp_path / "games.sqlite3"), "play", "--sim", option, value]
+    if option != "--time":
+        arguments += ["--time", "5"]
+    assert main(arguments) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("yariboard: error: %s must be a number of" % option)
+    assert error.count("\n") == 1 and "Traceback" not in error
 
 
 def test_no_clock_without_a_time_and_the_options_turn_into_seconds():

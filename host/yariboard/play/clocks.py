@@ -16,6 +16,9 @@ from shogicore.variants import BLACK, WHITE
 MOVES_TO_PLAN_FOR = 30
 # Part of a byoyomi period or an increment an engine dares to use (the rest: latency).
 SAFE_SHARE = 0.8
+# The longest a clock may be set to: a week of main time, an hour a move.
+MAX_MINUTES = 7 * 24 * 60
+MAX_SECONDS = 3600
 
 
 @dataclass(frozen=True)
@@ -116,9 +119,14 @@ def parse_time_control(minutes, byoyomi, increment):
         return None
     if byoyomi and increment:
         raise ValueError("choose byoyomi or an increment, not both")
-    for name, value in (("--time", minutes or 0), ("--byoyomi", byoyomi), ("--increment", increment)):
+    for name, value, most, unit in (("--time", minutes or 0, MAX_MINUTES, "minutes"),
+                                     ("--byoyomi", byoyomi, MAX_SECONDS, "seconds"),
+                                     ("--increment", increment, MAX_SECONDS, "seconds")):
         if value < 0:
             raise ValueError("%s must not be negative" % name)
+        if not value <= most:      # also false for nan
+            raise ValueError("%s must be a number of %s from 0 to %d, not %s"
+                             % (name, unit, most, value))
     main = 60.0 * (minutes or 0)
     if main <= 0 and not byoyomi:
         raise ValueError("a clock needs --time MINUTES above 0 (or --byoyomi)")
