@@ -8,6 +8,7 @@ from yariboard.records.archive import Archive
 from yariboard.play.clocks import GameClock, TimeControl, parse_time_control
 from yariboard.ui.console import SimConsole
 from yariboard.cli.main import main
+from yariboard.engines.builtin.search import Engine
 from yariboard.records.formats import export_games, import_games
 from yariboard.sim.rig import SimRig
 
@@ -34,6 +35,23 @@ def test_sudden_death_runs_only_the_clock_of_the_side_to_move():
     now.t += 1.5
     assert clock.flag() == WHITE
     assert "Black 0:50" in clock.describe() and "White 0:00*" in clock.describe()
+
+
+def test_a_stopped_clock_keeps_the_time_its_side_used():
+    now = Hands()
+    clock = GameClock(TimeControl(main=30), now=now)
+    clock.start(WHITE)
+    now.t += 31
+    assert clock.flag() == WHITE
+    clock.stop()                       # the loss on time is recorded: the line shows 0
+    now.t += 5
+    assert clock.describe() == "Black 0:30  White 0:00"
+    byoyomi = GameClock(TimeControl(main=10, byoyomi=5), now=now)
+    byoyomi.start(BLACK)
+    now.t += 13
+    byoyomi.stop()                     # (a game ended by the board, mid-period)
+    assert byoyomi.remaining(BLACK) == (0, 2)
+    assert byoyomi.describe() == "Black byoyomi 0:02  White 0:10"
 
 
 def test_byoyomi_gives_each_move_its_period_once_the_main_time_is_gone():
@@ -138,6 +156,8 @@ def test_a_flag_fall_is_recorded_on_the_board_and_in_the_archive(tmp_path):
                 if sim.session.finished():
                     break
             assert sim.session.recorder.result == "black:time"
+            sim.show()
+            assert "Black 0:30  White 0:00" in sim.console.export_text()
             record = archive.game(sim.recorder.game_id)
             assert (record.winner, record.reason) == ("black", "time")
             assert record.usi_moves() == ["7g7f"]
@@ -146,6 +166,43 @@ def test_a_flag_fall_is_recorded_on_the_board_and_in_the_archive(tmp_path):
                 assert (again.winner, again.reason) == ("black", "time"), fmt
     finally:
         archive.close()
+
+
+def test_the_engine_has_moved_once_its_move_is_lit_and_carrying_it_out_is_the_persons_time(
+        tmp_path):
+    now = Hands()
+    clock = GameClock(TimeControl(main=60), now=now)
+    archive = Archive(str(tmp_path / "games.sqlite3"))
+    console = Console(width=80, record=True, color_system=None)
+    try:
+        with SimRig(str(tmp_path / "flash"), clock="virtual", log_dir=str(tmp_path)) as rig:
+            sim = SimConsole(rig, archive, console, engines={WHITE: Engine(level=1)},
+                             time_limit=0.05, clock=clock)
+            sim.pump(0.2)
+            now.t += 4
+            sim.execute("move 7g7f")
+            ordered = _lit_order(sim)  # (the hands' clock stands still while it thinks)
+            assert clock.describe() == "Black 0:56*  White 1:00"
+            now.t += 7                 # the person carries the engine's move out
+            sim.execute("move " + ordered)
+            assert sim.recorder.record().usi_moves() == ["7g7f", ordered]
+            assert clock.describe() == "Black 0:49*  White 1:00"
+            now.t += 3
+            sim.execute("move 7f7e")   # the person's own move stops their clock
+            assert clock.describe().replace("*", "") == "Black 0:46  White 1:00"
+    finally:
+        archive.close()
+
+
+def _lit_order(sim):
+    """USI of the engine's move once the board lights it (from-square, to-square)."""
+    for _ in range(200):
+        sim.pump(0.05)
+        styles = sim.rig.led_styles()
+        ends = {style: square for square, style in styles.items()}
+        if "order-from" in ends and "order-to" in ends:
+            return ends["order-from"] + ends["order-to"]
+    raise AssertionError("no engine move was lit: %r" % sim.rig.led_styles())
 
 
 def test_a_loss_on_time_is_written_and_read_in_kif():

@@ -55,13 +55,22 @@ class GameClock:
         self.left = {BLACK: self.control.main, WHITE: self.control.main}
         self.running = None       # the side whose clock runs
         self.since = 0.0          # when it started running
+        self.stopped = None       # (side, byoyomi left) of the clock stopped mid-period
 
     def start(self, side):
         """The clock of `side` starts (a new game, or after a take-back)."""
         self.running = side
         self.since = self.now()
+        self.stopped = None
 
     def stop(self):
+        """Stop the running clock with the time it used charged: after a flag fall it
+        shows 0, not the time the side had before its move."""
+        side = self.running
+        if side is not None:
+            main, byoyomi = self.remaining(side)
+            self.left[side] = main
+            self.stopped = (side, max(0.0, byoyomi))
         self.running = None
 
     def used(self):
@@ -80,6 +89,8 @@ class GameClock:
         """(main time left, byoyomi left) of `side` right now."""
         main = self.left[side]
         if self.running != side:
+            if self.stopped is not None and self.stopped[0] == side:
+                return main, self.stopped[1]
             return main, self.control.byoyomi
         spent = self.used()
         if spent <= main:

@@ -7,7 +7,10 @@ shows the search as it goes and the keyboard and the board are served meanwhile.
 board's button or the host's request) is the engine's choice for the side to move, lit with
 `hint`. After a reconnect or a board reboot the pending order is sent again (a rebooted
 board has forgotten it) without a new search. With a clock, the engine's time per move
-comes from it and a flag fall is recorded on the board as a loss on time.
+comes from it and a flag fall is recorded on the board as a loss on time. The engine has
+moved once its move is lit: its clock stops there (its increment added) and the person's
+runs while they carry the move out on the board, as a person facing a computer across a
+real board expects; the board's commit of that move then changes no clock.
 
 The screen is drawn from the session by yariboard.ui.screen; the session keeps only the
 facts it shows (the engine's latest opinion, the search in progress, what is lit and why).
@@ -76,6 +79,7 @@ class PlaySession:
         self._order = None         # (board game, SFEN, words) of the ordered move last lit
         self._chosen = {}          # (board game, SFEN) -> engine move, searched once
         self._lit = None           # (board game, SFEN, link connections) last sent with show
+        self._handed = None        # (board game, SFEN) where the engine's move stopped its clock
         self._told = None          # (board game, link connections) the board was told `host` for
 
     def finished(self):
@@ -167,10 +171,14 @@ class PlaySession:
         if self.clock is None or position is None:
             return
         if verb == "move" and not self.finished():
-            self.clock.moved(1 - position.side)
+            # the engine's move, carried out: its clock stopped when it was lit
+            if self.clock.running != position.side:
+                self.clock.moved(1 - position.side)
         elif verb == "new":
             self.clock.reset()
             self.clock.start(position.side)
+        elif verb == "hello" and self.clock.running is not None:
+            pass                 # a reboot changes no one's turn: the clock runs on
         elif not self.finished():
             self.clock.start(position.side)
 
@@ -204,6 +212,9 @@ class PlaySession:
                 return
         if not self._send("show", to_usi(position.variant, move)):
             return
+        if self.clock is not None and self._handed != key:
+            self.clock.moved(position.side)     # the engine has moved: the person's time
+            self._handed = key
         self._lit = lit
         self._order = key + ("the engine's move " + to_hodges(position, move),)
         if self.on_order:
