@@ -164,7 +164,6 @@ def play_simulated(args, archive, engine, side, names, console):
             except ValueError as error:
                 raise LinkError(str(error))
         run_interactive(sim, console, until_finished=True)
-        sim.show()
     return 0
 
 

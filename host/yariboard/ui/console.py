@@ -4,13 +4,24 @@
 the host controls) against a rig and keeps the archive in step; `run_interactive` reads
 them from the keyboard. `run_board` is the same loop for a real board, where only the host
 controls can be typed. `watch_demo` draws the demo's game as it is played.
+
+At a terminal the screen is redrawn in place (rich's Live), only when something on it
+changed (the clocks tick once a second, the engine's search line as it goes), and the
+keyboard is read a key at a time so that the line being typed is drawn under the board with
+the last error: a redraw never scrolls them away. Elsewhere (a pipe, a file) each changed
+screen is printed after the last, and the lines are read whole.
 """
+import codecs
 import contextlib
+import os
 import queue
 import sys
+import termios
 import threading
 import time
+import tty
 
+from rich.console import Group
 from rich.live import Live
 from rich.text import Text
 
@@ -44,6 +55,11 @@ HELP = """commands:
   show                    print the board again;  help;  quit""" % CONTROLS_HELP
 BOARD_HELP = CONTROLS_HELP + "\n  quit                    stop"
 INTERRUPTED = "interrupted: the game stays on the board and in the archive"
+PROMPT = "> "
+BACKSPACES = ("\x7f", "\x08")
+END_OF_INPUT = "\x04"     # Ctrl-D: read as a key, since the terminal no longer reads lines
+ERASE_LINE = "\x15"       # Ctrl-U
+ESCAPE = "\x1b"           # starts an arrow key's sequence, which is ignored whole
 
 
 class SimConsole:
@@ -60,20 +76,19 @@ class SimConsole:
                                    make_hint_engine=Engine, clock=clock)
         self.screen = SessionScreen(self.session)
         self.controls = HostControls(self.session, archive, arrange=rig.arrange)
-        self._shown = None        # the ViewState last printed
 
     def pump(self, timeout=0.05):
         events = self.session.step(timeout)
         self.controls.followed(events)
         return events
 
-    def show(self, only_if_changed=False):
-        """Print the screen (or only if anything on it changed since it was last printed)."""
-        state = self.screen.state(self.rig.led_styles(), self.names, self.rig.phase())
-        if only_if_changed and state == self._shown:
-            return
-        self._shown = state
-        self.console.print(render(state))
+    def state(self):
+        """The ViewState of the simulated board now."""
+        return self.screen.state(self.rig.led_styles(), self.names, self.rig.phase())
+
+    def show(self):
+        """Print the screen."""
+        self.console.print(render(self.state()))
 
     def execute(self, line):
         """Run one command; returns False for quit. ValueError explains a bad command."""
@@ -172,46 +187,153 @@ class SimConsole:
         raise ValueError("the board did not take the move (still %s)" % (self.rig.phase() or "busy"))
 
 
-def keyboard_lines():
-    """A queue fed with the lines typed at the terminal (then 'quit' at end of input)."""
-    lines = queue.Queue()
+class Keyboard:
+    """The lines typed at the keyboard, 'quit' at the end of input.
 
-    def read_keyboard():
-        for line in sys.stdin:
-            lines.put(line)
-        lines.put("quit")
+    With `keys` (stdin and the screen both a terminal) the terminal is put in cbreak mode
+    without echo while in use, and `typed` holds the line being typed for the screen to
+    draw; Ctrl-C still interrupts. Otherwise whole lines are read as they come."""
 
-    threading.Thread(target=read_keyboard, daemon=True).start()
-    return lines
+    def __init__(self, keys, stream=None):
+        self.stream = stream or sys.stdin
+        self.keys = keys
+        self.typed = ""
+        self._lines = queue.Queue()
+        self._saved = None        # the terminal's settings, put back on leaving
+
+    def __enter__(self):
+        if self.keys:
+            fd = self.stream.fileno()
+            self._saved = termios.tcgetattr(fd)
+            tty.setcbreak(fd)
+            mode = termios.tcgetattr(fd)
+            mode[3] &= ~termios.ECHO
+            termios.tcsetattr(fd, termios.TCSADRAIN, mode)
+        reader = self._read_keys if self.keys else self._read_lines
+        threading.Thread(target=reader, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        if self._saved is not None:
+            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
+        return False
+
+    def line(self, timeout):
+        """The next line typed, or None if none came within `timeout` seconds."""
+        try:
+            return self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def _read_lines(self):
+        for line in self.stream:
+            self._lines.put(line)
+        self._lines.put("quit")
+
+    def _read_keys(self):
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        escaped = False
+        while True:
+            try:
+                data = os.read(self.stream.fileno(), 1024)
+            except OSError:
+                data = b""
+            if not data:
+                self._lines.put("quit")
+                return
+            for key in decoder.decode(data):
+                if escaped:
+                    escaped = not (key.isalpha() or key == "~")
+                elif key == ESCAPE:
+                    escaped = True
+                elif key in "\r\n":
+                    self._lines.put(self.typed)
+                    self.typed = ""
+                elif key in BACKSPACES:
+                    self.typed = self.typed[:-1]
+                elif key == ERASE_LINE:
+                    self.typed = ""
+                elif key == END_OF_INPUT and not self.typed:
+                    self._lines.put("quit")
+                elif key.isprintable():
+                    self.typed += key
+
+
+class Display:
+    """The game's screen: redrawn in place at a terminal, with the last error and the line
+    being typed under it; printed anew on each change elsewhere."""
+
+    def __init__(self, console):
+        self.console = console
+        self.live = console.is_terminal
+        self.error = ""
+        self._drawn = None        # (state, error, typed) last drawn
+        self._live = None
+
+    def __enter__(self):
+        if self.live:
+            # "visible": a terminal shorter than the screen scrolls rather than loses the
+            # input line at the bottom
+            self._live = Live(console=self.console, auto_refresh=False, transient=False,
+                              vertical_overflow="visible")
+            self._live.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self._live is not None:
+            self._live.stop()
+        return False
+
+    def say(self, error):
+        """A one-line error: shown under the board until the next command."""
+        self.error = error
+        if not self.live and error:
+            self.console.print(Text(error, style="red"), soft_wrap=True)
+
+    def draw(self, state, typed=""):
+        """Show `state` unless the screen already shows exactly it."""
+        if self.live:
+            drawn = (state, self.error, typed)
+            if drawn != self._drawn:
+                self._live.update(Group(render(state), Text(self.error, style="red"),
+                                        Text(PROMPT + typed + "_")), refresh=True)
+        else:
+            drawn = (state, "", "")
+            if drawn != self._drawn:
+                self.console.print(render(state))
+        self._drawn = drawn
+
+
+def keyboard_for(console):
+    """The Keyboard for `console`: key at a time only when both ends are a terminal."""
+    return Keyboard(keys=console.is_terminal and sys.stdin.isatty())
 
 
 def run_interactive(sim, console, until_finished=False):
     """The simulated board played from the keyboard until `quit` (or the game's end)."""
+    console.print(HELP)
     try:
-        return _read_and_run(sim, console, until_finished)
+        with keyboard_for(console) as keyboard, Display(console) as display:
+            return _read_and_run(sim, keyboard, display, until_finished)
     except KeyboardInterrupt:     # Ctrl-C: stop like `quit`, the game is saved on the board
         console.print(INTERRUPTED)
         return 0
 
 
-def _read_and_run(sim, console, until_finished):
-    console.print(HELP)
-    sim.show()
-    lines = keyboard_lines()
+def _read_and_run(sim, keyboard, display, until_finished):
+    display.draw(sim.state(), keyboard.typed)
     while not (until_finished and sim.session.finished()):
-        try:
-            line = lines.get(timeout=0.05)
-        except queue.Empty:
+        line = keyboard.line(timeout=0.05)
+        if line is None:
             sim.pump(0.05)
-            sim.show(only_if_changed=True)
-            continue
-        try:
-            if not sim.execute(line):
-                return 0
-        except ValueError as error:
-            console.print(Text(str(error), style="red"), soft_wrap=True)
-            continue
-        sim.show()
+        else:
+            display.say("")
+            try:
+                if not sim.execute(line):
+                    return 0
+            except ValueError as error:
+                display.say(str(error))
+        display.draw(sim.state(), keyboard.typed)
     return 0
 
 
@@ -220,38 +342,28 @@ def run_board(session, controls, console, names):
     ends or `quit`; the game stays on the board either way."""
     screen = SessionScreen(session)
     console.print("type `help` for the controls, `quit` to stop (the game stays on the board)")
-    lines = keyboard_lines()
-    shown = None
     try:
-        while not session.finished():
-            controls.followed(session.step(0.05))
-            try:
-                words = lines.get_nowait().split()
-            except queue.Empty:
-                words = []
-            if words and words[0].lower() == "quit":
-                break
-            if words:
-                try:
-                    if words[0].lower() == "help":
-                        console.print(BOARD_HELP)
-                    elif not controls.execute(words[0].lower(), words[1:]):
-                        raise ValueError("unknown command %r (type help)" % " ".join(words))
-                except ValueError as error:
-                    console.print(Text(str(error), style="red"), soft_wrap=True)
-            shown = _show_if_changed(console, screen.state(names=names), shown)
-        session.step(0.1)            # the last events (a resignation's end), then the screen
-        _show_if_changed(console, screen.state(names=names), shown)
+        with keyboard_for(console) as keyboard, Display(console) as display:
+            while not session.finished():
+                controls.followed(session.step(0.05))
+                words = (keyboard.line(timeout=0) or "").split()
+                if words and words[0].lower() == "quit":
+                    break
+                if words:
+                    display.say("")
+                    try:
+                        if words[0].lower() == "help":
+                            console.print(BOARD_HELP)
+                        elif not controls.execute(words[0].lower(), words[1:]):
+                            raise ValueError("unknown command %r (type help)" % " ".join(words))
+                    except ValueError as error:
+                        display.say(str(error))
+                display.draw(screen.state(names=names), keyboard.typed)
+            session.step(0.1)            # the last events (a resignation's end), then the screen
+            display.draw(screen.state(names=names), keyboard.typed)
     except KeyboardInterrupt:
         console.print(INTERRUPTED)
     return 0
-
-
-def _show_if_changed(console, state, shown):
-    """Print the screen of `state` unless it is the one last shown; returns what is shown."""
-    if state != shown:
-        console.print(render(state))
-    return state
 
 
 @contextlib.contextmanager
