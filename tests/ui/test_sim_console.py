@@ -310,3 +310,16 @@ def test_after_a_resignation_the_controls_say_why_they_cannot_act(sim):
     assert "no hint: no game in progress" in screen(sim)
     run(sim, "new", "wait 50")                              # and a new game starts cleanly
     assert recorded(sim) == [] and "Black to move" in status(sim)
+
+
+ENGINE_LINE = re.compile(r"engine +([+-]\d+\.\d\d for Black|\w+ mates in \d+)")
+
+
+@pytest.mark.parametrize("change", ["takeback", "sfen " + PROMOTE_SFEN])
+def test_the_engine_line_is_cleared_with_the_position_it_was_about(sim, change):
+    run(sim, "move 7g7f", "hint")
+    assert ENGINE_LINE.search(screen(sim))
+    run(sim, change, "wait 50")
+    assert not ENGINE_LINE.search(screen(sim))
+    run(sim, "hint")                            # and a new opinion is shown again
+    assert ENGINE_LINE.search(screen(sim))

@@ -93,6 +93,8 @@ class PlaySession:
             if verb in NEW_POSITION_EVENTS:
                 self.message = ""
                 self._follow_clock(verb)
+            if verb in ("undo", "new"):
+                self.opinion = None    # of a position that is no longer on the board
             if verb == "hint-request":
                 self.hint()
             elif verb == "illegal":
@@ -155,8 +157,12 @@ class PlaySession:
         return self._order[2] if self._order and self._order[:2] == self._key() else ""
 
     def searching(self):
-        """The Search in progress, or None."""
-        return self.thinking if self.thinking is not None and not self.thinking.done() else None
+        """The Search in progress for the position on the board, or None (one for a position
+        taken back runs out its time unseen)."""
+        search = self.thinking
+        if search is None or search.done() or search.key != self._key():
+            return None
+        return search
 
     def _key(self):
         """The game and position on the board: what a search, an order or a hint is for
