@@ -244,6 +244,19 @@ def test_replay_lights_each_move_of_an_archived_game_in_turn(sim):
     assert recorded(sim) == played
 
 
+def test_a_typed_move_the_board_refuses_during_a_replay_says_so(sim):
+    run(sim, "move 7g7f", "move 3c3d", "resign")
+    run(sim, "replay %d" % sim.recorder.game_id, "wait 50")
+    with pytest.raises(ValueError) as refused:
+        sim.execute("move 2g2f")                 # not the replayed game's 7g7f
+    assert str(refused.value) == ("the board did not record 2g2f (not-the-ordered-move): put "
+                                  "the lit squares right, then carry out the replayed game's "
+                                  "move P-7f")
+    assert recorded(sim) == []
+    run(sim, "lift 2f", "place 2g", "wait 100", "move 7g7f")   # the lit move goes on
+    assert recorded(sim) == ["7g7f"]
+
+
 def test_a_new_game_with_a_handicap_from_the_host(sim):
     run(sim, "move 7g7f", "new yari bishop", "wait 50")
     record = sim.recorder.record()

@@ -167,21 +167,29 @@ class SimConsole:
         wanted = to_usi(position.variant, move)
         self.rig.perform(position, move)
         for _ in range(CHOICE_TRIES):
-            offered = self._await_choice_or_move()
-            if offered is None:
+            verb, words = self._await_choice_or_move()
+            if verb == "refused":
+                raise ValueError(self._refused(usi, words))
+            if verb != "choice":
                 return
-            self.tap("A" if offered == wanted else "B")
+            self.tap("A" if words[0] == wanted else "B")
         raise ValueError("the board never offered %s" % wanted)
 
+    def _refused(self, usi, words):
+        """Why the board did not record the typed move, and what it waits for now."""
+        text = "the board did not record %s (%s): put the lit squares right" % (
+            usi, words[0] if words else "refused")
+        order = self.session.lit_order()
+        return text + (", then carry out %s" % order if order else "")
+
     def _await_choice_or_move(self):
-        """The move the board offers in a choice, or None once a move was committed."""
+        """The board's answer to a move made: (verb, words) of the choice it offers, or of
+        the event that ended the move (move, refused, illegal, end)."""
         deadline = time.monotonic() + CHOICE_WAIT_SECONDS
         while time.monotonic() < deadline:
             for verb, words in self.pump(0.05):
-                if verb == "choice":
-                    return words[0]
-                if verb in ("move", "refused", "illegal", "end"):
-                    return None
+                if verb in ("choice", "move", "refused", "illegal", "end"):
+                    return verb, words
             if self.rig.clock == "virtual":
                 self.rig.wait(50)
         raise ValueError("the board did not take the move (still %s)" % (self.rig.phase() or "busy"))
