@@ -49,6 +49,18 @@ def board_for(args):
     return DEFAULT_BOARD
 
 
+def check_storage(path):
+    """ValueError unless the folder that is to hold `--storage` exists: the flash folder
+    itself is made when missing, but a typo must not grow a tree of folders (the rule of
+    `--db`)."""
+    if path is None:
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError("no folder %s for the board's flash %s: create it first or choose "
+                         "another --storage" % (parent, path))
+
+
 def make_rig(args, clock):
     """The simulated board, or with --emulator the emulated Pico (its flash image in
     --storage, else in a new folder that is kept, as a Pico keeps its flash)."""

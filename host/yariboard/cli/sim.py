@@ -10,7 +10,7 @@ import argparse
 from rich.console import Console
 
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
-from yariboard.cli.options import add_game_options, check_game_options, make_rig
+from yariboard.cli.options import add_game_options, check_game_options, check_storage, make_rig
 from yariboard.ui.console import HELP, SimConsole, run_interactive
 
 
@@ -34,6 +34,10 @@ def register(subparsers):
 def run(args):
     console = Console()
     clock = args.clock or ("virtual" if args.script else "real")
+    try:
+        check_storage(args.storage)
+    except ValueError as error:
+        return fail(str(error))
     with open_archive(args) as archive, make_rig(args, clock) as rig:
         try:
             new_game = check_game_options(args, rig.board.config.variant)
