@@ -21,7 +21,10 @@ import time
 
 import pyte
 
+from shogicore.notation import parse_usi
+from shogicore.position import Position
 from yariboard.records.archive import Archive
+from yariboard.sim.rig import SimRig
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 # Black: pawns on 7f (faces White's pawn on 7e) and 5d (next step enters the zone), a Pawn
@@ -228,3 +231,34 @@ def test_the_screen_is_redrawn_in_place_keeping_the_typed_line_and_the_last_erro
     finally:
         term.close()
     assert "Traceback" not in term.output
+
+
+def test_play_at_a_board_on_its_port_redraws_in_place_and_ends_with_the_game(tmp_path):
+    """`play --port`: the loop for a real board, here the firmware on the unix port behind its
+    pseudo-terminal, the person's hands the rig's."""
+    db = str(tmp_path / "games.sqlite3")
+    env = dict(os.environ, TERM="xterm", COLUMNS="80", LINES="50")
+    with SimRig(str(tmp_path / "flash"), clock="real", log_dir=str(tmp_path)) as rig:
+        term = Terminal([yariboard_command(), "--db", db, "play", "--port", rig.port,
+                         "--level", "1", "--seconds", "0.2"], env=env)
+        try:
+            term.wait_for(lambda s: "Black to move" in s, what="the start")
+            position = Position()
+            rig.perform(position, parse_usi(position.variant, "7g7f"))
+            term.wait_for(lambda s: "P-7f" in s, what="the move made on the board")
+            term.type("frobnicate")
+            term.wait_for(lambda s: "unknown command 'frobnicate' (type help)"
+                          in "\n".join(displayed(term)), what="the error")
+            term.type("resign")
+            term.wait_for(lambda s: "White wins (resignation)" in s, what="the resignation")
+            assert term.process.wait(timeout=20) == 0
+            term.read(0.5)
+            lines = displayed(term)
+            assert sum("player (Black) vs built-in engine" in line for line in lines) == 1
+        finally:
+            term.close()
+    assert "Traceback" not in term.output
+    with Archive(db) as archive:
+        record = _last_game(archive)
+        assert record.usi_moves() == ["7g7f"]
+        assert (record.winner, record.reason) == ("white", "resignation")
