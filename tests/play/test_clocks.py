@@ -1,5 +1,7 @@
 """Game clocks: sudden death, byoyomi, Fischer increment; the engine's share of the time;
 a flag fall recorded on the board (real firmware, virtual board clock) as a loss on time."""
+import contextlib
+
 import pytest
 from rich.console import Console
 
@@ -137,33 +139,40 @@ def test_no_clock_without_a_time_and_the_options_turn_into_seconds():
 def test_a_flag_fall_is_recorded_on_the_board_and_in_the_archive(tmp_path):
     now = Hands()
     clock = GameClock(TimeControl(main=30), now=now)
+    with clocked_sim(tmp_path, clock) as sim:
+        sim.execute("move 7g7f")
+        now.t += 29
+        sim.pump(0.1)
+        assert sim.session.recorder.result == "-"
+        sim.console.export_text()
+        sim.show()
+        assert "Black 0:30  White 0:01*" in sim.console.export_text()
+        now.t += 2
+        for _ in range(20):
+            sim.pump(0.05)
+            if sim.session.finished():
+                break
+        assert sim.session.recorder.result == "black:time"
+        sim.show()
+        assert "Black 0:30  White 0:00" in sim.console.export_text()
+        record = sim.recorder.record()
+        assert (record.winner, record.reason) == ("black", "time")
+        assert record.usi_moves() == ["7g7f"]
+        for fmt in ("pgn", "json"):   # a loss on time survives the exports
+            again = import_games(export_games([record], fmt), fmt)[0]
+            assert (again.winner, again.reason) == ("black", "time"), fmt
+
+
+@contextlib.contextmanager
+def clocked_sim(tmp_path, clock, **options):
+    """A SimConsole on the real firmware (virtual board time) playing with `clock`."""
     archive = Archive(str(tmp_path / "games.sqlite3"))
     console = Console(width=80, record=True, color_system=None)
     try:
         with SimRig(str(tmp_path / "flash"), clock="virtual", log_dir=str(tmp_path)) as rig:
-            sim = SimConsole(rig, archive, console, clock=clock)
+            sim = SimConsole(rig, archive, console, clock=clock, **options)
             sim.pump(0.2)
-            sim.execute("move 7g7f")
-            now.t += 29
-            sim.pump(0.1)
-            assert sim.session.recorder.result == "-"
-            sim.console.export_text()
-            sim.show()
-            assert "Black 0:30  White 0:01*" in sim.console.export_text()
-            now.t += 2
-            for _ in range(20):
-                sim.pump(0.05)
-                if sim.session.finished():
-                    break
-            assert sim.session.recorder.result == "black:time"
-            sim.show()
-            assert "Black 0:30  White 0:00" in sim.console.export_text()
-            record = archive.game(sim.recorder.game_id)
-            assert (record.winner, record.reason) == ("black", "time")
-            assert record.usi_moves() == ["7g7f"]
-            for fmt in ("pgn", "json"):   # a loss on time survives the exports
-                again = import_games(export_games([record], fmt), fmt)[0]
-                assert (again.winner, again.reason) == ("black", "time"), fmt
+            yield sim
     finally:
         archive.close()
 
@@ -172,26 +181,18 @@ def test_the_engine_has_moved_once_its_move_is_lit_and_carrying_it_out_is_the_pe
         tmp_path):
     now = Hands()
     clock = GameClock(TimeControl(main=60), now=now)
-    archive = Archive(str(tmp_path / "games.sqlite3"))
-    console = Console(width=80, record=True, color_system=None)
-    try:
-        with SimRig(str(tmp_path / "flash"), clock="virtual", log_dir=str(tmp_path)) as rig:
-            sim = SimConsole(rig, archive, console, engines={WHITE: Engine(level=1)},
-                             time_limit=0.05, clock=clock)
-            sim.pump(0.2)
-            now.t += 4
-            sim.execute("move 7g7f")
-            ordered = _lit_order(sim)  # (the hands' clock stands still while it thinks)
-            assert clock.describe() == "Black 0:56*  White 1:00"
-            now.t += 7                 # the person carries the engine's move out
-            sim.execute("move " + ordered)
-            assert sim.recorder.record().usi_moves() == ["7g7f", ordered]
-            assert clock.describe() == "Black 0:49*  White 1:00"
-            now.t += 3
-            sim.execute("move 7f7e")   # the person's own move stops their clock
-            assert clock.describe().replace("*", "") == "Black 0:46  White 1:00"
-    finally:
-        archive.close()
+    with clocked_sim(tmp_path, clock, engines={WHITE: Engine(level=1)}, time_limit=0.05) as sim:
+        now.t += 4
+        sim.execute("move 7g7f")
+        ordered = _lit_order(sim)      # (the hands' clock stands still while it thinks)
+        assert clock.describe() == "Black 0:56*  White 1:00"
+        now.t += 7                     # the person carries the engine's move out
+        sim.execute("move " + ordered)
+        assert sim.recorder.record().usi_moves() == ["7g7f", ordered]
+        assert clock.describe() == "Black 0:49*  White 1:00"
+        now.t += 3
+        sim.execute("move 7f7e")       # the person's own move stops their clock
+        assert clock.describe().replace("*", "") == "Black 0:46  White 1:00"
 
 
 def _lit_order(sim):
