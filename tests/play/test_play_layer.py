@@ -27,4 +27,4 @@ def test_play_imports_nothing_above_it_and_makes_no_engine_of_its_own():
             if name.startswith(("yariboard", "shogicore", "boardfw")):
                 assert name.startswith(ALLOWED), "%s imports %s" % (path.name, name)
     session = (folder / "session.py").read_text(encoding="utf-8")
-    assert "yariboard.engines" not in session
+    assert "engines.builtin" not in session and "Engine(" not in session

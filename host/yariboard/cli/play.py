@@ -20,9 +20,10 @@ from yariboard.board.link import BoardRefused, Link, LinkError
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.cli.options import add_game_options, board_for, check_game_options, make_rig
 from yariboard.engines import fsf
+from yariboard.engines.base import EngineError
 from yariboard.engines.builtin.search import LEVELS, Engine
-from yariboard.engines.usi import UsiEngine, UsiError
-from yariboard.engines.xboard import XBoardEngine, XBoardError
+from yariboard.engines.usi import UsiEngine
+from yariboard.engines.xboard import XBoardEngine
 from yariboard.play.clocks import GameClock, parse_time_control
 from yariboard.play.controls import HostControls
 from yariboard.play.recorder import Recorder
@@ -125,7 +126,7 @@ def run(args):
         if args.variant is not None or args.handicap is not None:
             check_game_options(args, args.variant or "yari")
         engine = make_engine(args)
-    except (UsiError, XBoardError, ValueError) as error:
+    except (EngineError, ValueError) as error:
         return fail(str(error))
     args.clock = GameClock(control) if control else None
     engine_name = engine_label(args)
@@ -136,7 +137,7 @@ def run(args):
             if args.sim:
                 return play_simulated(args, archive, engine, side, names, console)
             return play_board(args, archive, engine, side, names, console)
-    except (LinkError, XBoardError) as error:
+    except (LinkError, EngineError) as error:
         return fail(str(error))
     finally:
         engine.close()

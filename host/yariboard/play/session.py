@@ -20,6 +20,7 @@ import time
 
 from shogicore.notation import parse_usi, to_hodges, to_usi
 
+from yariboard.engines.base import Limit
 from yariboard.board.link import BoardRefused, Disconnected
 
 HINT_SECONDS = 0.5
@@ -43,7 +44,7 @@ class Search:
 
     def _run(self, time_limit):
         try:
-            self.result = self.engine.search(self.position, time_limit=time_limit)
+            self.result = self.engine.search(self.position, Limit(time=time_limit))
         except Exception as error:   # an engine that dies is reported, not fatal
             self.error = error
 
@@ -271,7 +272,7 @@ class PlaySession:
         if engine is None:
             self.message = "no hint: no engine to ask"
             return None
-        result = engine.search(position.copy(), time_limit=HINT_SECONDS)
+        result = engine.search(position.copy(), Limit(time=HINT_SECONDS))
         if result.move is None:
             self.message = "no hint: no legal move"
             return None
