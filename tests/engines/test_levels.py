@@ -206,8 +206,3 @@ def test_analysis_without_fairy_stockfish_names_the_built_in_engine(tmp_path):
     name = "built-in engine, level %d" % max(BUILTIN_LEVELS)
     assert said.startswith("game %d analysed by %s at 500 nodes" % (game_id, name))
     assert stored == name
-
-
-def test_demo_refuses_a_level_off_the_boards_scale(capsys):
-    assert main(["demo", "--white-level", "9"]) == 1
-    assert capsys.readouterr().err.strip() == "yariboard: error: level must be 1 to 8 for yari, not 9"

@@ -5,7 +5,7 @@ import pytest
 from rich.console import Console
 
 from shogicore.variants import WHITE
-from yariboard.cli.sim import SimConsole
+from yariboard.ui.console import SimConsole
 from yariboard.engines import fsf, levels
 from yariboard.engines.builtin.search import Engine
 from yariboard.records.archive import Archive
@@ -61,7 +61,7 @@ def test_a_hint_comes_from_fairy_stockfish_at_full_strength_not_the_weak_opponen
         assert opponent.searches == 0
         assert engine.progress is not None and engine.progress.depth > 0   # it searched
         assert sorted(sim.rig.led_styles().values()) == ["hint-from", "hint-to"]
-        assert sim.session.view().hint in screen
+        assert sim.state().hint and sim.state().hint in screen
     finally:
         engine.close()
 

@@ -1,10 +1,9 @@
 """`yariboard demo`: watch two engines play a whole game through the simulated board."""
-from boardfw import config as board_config
-from yariboard import resources
-from yariboard.engines import levels
-from yariboard.engines.base import EngineError
+from rich.console import Console
+
 from yariboard.play import demo
-from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
+from yariboard.cli.common import add_board_option, add_db_option, open_archive
+from yariboard.ui.console import watch_demo
 from yariboard.ui.view import RESULT_TEXT
 
 
@@ -15,10 +14,9 @@ def register(subparsers):
                     "as sensor events through a pseudo-terminal, and saves the game.")
     add_db_option(parser)
     parser.add_argument("--black-level", type=int, default=demo.DEFAULT_LEVELS[0],
-                        help="Black's level on the strength scale (`play --help` lists it; "
-                             "default %(default)s)")
+                        help="Black's engine level, 1-8 (default %(default)s)")
     parser.add_argument("--white-level", type=int, default=demo.DEFAULT_LEVELS[1],
-                        help="White's level (default %(default)s)")
+                        help="White's engine level, 1-8 (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=demo.SECONDS_PER_MOVE,
                         help="engine thinking time per move")
     parser.add_argument("--max-plies", type=int, default=demo.DEFAULT_MAX_PLIES,
@@ -29,20 +27,11 @@ def register(subparsers):
 
 
 def run(args):
-    board = args.board or "yari-9x7"
-    variant = board_config.load(resources.board_file(board)).variant
-    try:
-        for number in (args.black_level, args.white_level):
-            levels.level(variant, number)
-    except ValueError as error:
-        return fail(str(error))
-    with open_archive(args) as archive:
-        try:
-            game_id = demo.run_demo(archive, levels=(args.black_level, args.white_level),
-                                    max_plies=args.max_plies, seed=args.seed,
-                                    seconds_per_move=args.seconds, board=board)
-        except EngineError as error:
-            return fail(str(error))
+    levels = (args.black_level, args.white_level)
+    with open_archive(args) as archive, watch_demo(Console(), demo.player_names(levels)) as watch:
+        game_id = demo.run_demo(archive, levels=levels, max_plies=args.max_plies, seed=args.seed,
+                                seconds_per_move=args.seconds, board=args.board or "yari-9x7",
+                                watch=watch)
         record = archive.game(game_id)
     print("game %d saved in %s: %d moves, %s (%s)" % (
         game_id, archive.path, len(record.moves), RESULT_TEXT.get(record.winner, "unfinished"),
