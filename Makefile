@@ -9,7 +9,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean fsf emulator
+.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean fsf emulator recordoracle
 
 all: test
 
@@ -31,7 +31,17 @@ $(EMU_STAMP): $(EMULATOR)/package.json $(EMULATOR)/package-lock.json
 
 emulator: $(EMU_STAMP)
 
-test: $(STAMP) $(EMU_STAMP)
+# The records' oracle (tools/recordoracle): tsshogi from npm, pinned by package-lock.json.
+ORACLE       := tools/recordoracle
+ORACLE_STAMP := $(ORACLE)/node_modules/.installed
+$(ORACLE_STAMP): $(ORACLE)/package.json $(ORACLE)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix $(ORACLE) --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: the records' oracle is not installed (apt-get install nodejs npm)"; fi
+
+recordoracle: $(ORACLE_STAMP)
+
+test: $(STAMP) $(EMU_STAMP) $(ORACLE_STAMP)
 	$(BIN)/python -m pytest -q
 
 test-slow: $(STAMP) $(EMU_STAMP)
