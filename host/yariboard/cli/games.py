@@ -130,7 +130,7 @@ def export_games(args):
     except RecordError as error:
         return fail("%s: %s" % (archive.path, error))
     if args.output:
-        encoding = kif.encoding_for(args.output) if fmt == "kif" else "utf-8"
+        encoding = kif.encoding_for(args.output) if fmt in ("kif", "ki2") else "utf-8"
         try:
             data = text.encode(encoding)
         except UnicodeEncodeError as error:
@@ -172,12 +172,27 @@ def delete_games(args):
 
 
 def read_text(path):
-    """UTF-8 (with or without BOM), else Shift_JIS as older KIF files are written."""
+    """UTF-8 (with or without BOM), else Shift_JIS or EUC-JP, as older records are written."""
     with open(path, "rb") as source:
         data = source.read()
-    for encoding in ("utf-8-sig", "cp932"):
+    return decode_record(data)
+
+
+def decode_record(data):
+    """The text of a record file's bytes; RecordError when no encoding of records fits.
+
+    EUC-JP bytes often decode as Shift_JIS too, as half-width katakana that no record holds:
+    when both fit, the one with fewer of those is taken."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    texts = []
+    for encoding in ("cp932", "euc_jp"):
         try:
-            return data.decode(encoding)
+            texts.append(data.decode(encoding))
         except UnicodeDecodeError:
             continue
-    raise RecordError("line 1: neither UTF-8 nor Shift_JIS text")
+    if not texts:
+        raise RecordError("line 1: neither UTF-8, Shift_JIS nor EUC-JP text")
+    return min(texts, key=lambda text: sum(1 for c in text if "\uff61" <= c <= "\uff9f"))

@@ -12,6 +12,7 @@ them. A file that is not a sound archive (damaged, truncated, not SQLite) raises
 ArchiveUnreadable naming the file and what to do; a write that finds the archive locked by
 another program past `busy_timeout` raises ArchiveBusy and changes nothing.
 """
+import json
 import os
 import sqlite3
 
@@ -25,7 +26,10 @@ DB_ENV = "YARIBOARD_DB"
 WRITE_WAIT_S = 10.0
 # 1: games and moves. 2: adds the analyses tables; an archive of version 1 gains them the
 # first time it is opened (CREATE TABLE IF NOT EXISTS below), its games untouched.
-SCHEMA_VERSION = 2
+# 3: games gain `zone` and `notes` (extra headers and comments, JSON) and the indexes that
+# list and find games without reading every row; older archives gain them when first opened
+# for writing (read-only, they read as games without notes).
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -39,7 +43,9 @@ CREATE TABLE IF NOT EXISTS games (
     mode        TEXT NOT NULL DEFAULT 'casual',
     winner      TEXT NOT NULL DEFAULT '',
     reason      TEXT NOT NULL DEFAULT '',
-    board_game  TEXT UNIQUE
+    board_game  TEXT UNIQUE,
+    zone        TEXT NOT NULL DEFAULT '',
+    notes       TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -62,7 +68,15 @@ CREATE TABLE IF NOT EXISTS analysis_plies (
     best        TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_by_date ON games (date, id);
+CREATE INDEX IF NOT EXISTS games_by_black ON games (black);
+CREATE INDEX IF NOT EXISTS games_by_white ON games (white);
+CREATE INDEX IF NOT EXISTS games_by_start ON games (start_sfen);
 """
+# Columns added after schema 1, with their definitions (ALTER TABLE for older archives).
+ADDED_COLUMNS = (("zone", "TEXT NOT NULL DEFAULT ''"), ("notes", "TEXT NOT NULL DEFAULT ''"))
+GAME_COLUMNS = ("id, variant, start_sfen, black, white, date, handicap, mode, winner, reason,"
+                " board_game, zone, notes")
 
 
 class ArchiveError(RuntimeError):
@@ -139,6 +153,10 @@ class Archive:
                                "update yariboard, or move the file aside if it is damaged"
                                % (self.path, version, SCHEMA_VERSION))
         tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        # an older archive read without migrating: the columns it lacks read as empty
+        self.game_columns = ", ".join(name if name in columns or not tables else "'' AS " + name
+                                      for name in GAME_COLUMNS.split(", "))
         # a read-only look at an archive of schema 1 finds no analyses (it never migrates)
         self.analysed = "analyses" in tables or not tables
         check = self.db.execute("PRAGMA quick_check").fetchone()[0]
@@ -163,6 +181,11 @@ class Archive:
         self.analysed = True
 
     def _create(self):
+        present = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        for name, definition in ADDED_COLUMNS:
+            if present and name not in present:
+                self.db.execute("ALTER TABLE games ADD COLUMN %s %s" % (name, definition))
+        self.game_columns = GAME_COLUMNS
         for statement in SCHEMA.split(";"):
             if statement.strip():
                 self.db.execute(statement)
@@ -220,8 +243,8 @@ class Archive:
         moves = record.usi_moves()
         for (game_id,) in self.db.execute(
                 "SELECT id FROM games WHERE variant=? AND start_sfen=? AND black=? AND white=?"
-                " AND date=? AND handicap=? AND mode=? AND winner=? AND reason=?",
-                record.headers()).fetchall():
+                " AND date=? AND handicap=? AND mode=? AND winner=? AND reason=? AND zone=?"
+                " AND notes=?", record.headers() + (record.zone, _notes_text(record))).fetchall():
             stored = [row[0] for row in self.db.execute(
                 "SELECT usi FROM moves WHERE game_id=? ORDER BY ply", (game_id,))]
             if stored == moves:
@@ -231,10 +254,10 @@ class Archive:
     def _insert(self, record):
         cursor = self.db.execute(
             "INSERT INTO games (variant, start_sfen, black, white, date, handicap, mode,"
-            " winner, reason, board_game) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            " winner, reason, board_game, zone, notes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (record.variant, record.start_sfen, record.black, record.white, record.date,
              record.handicap, record.mode, record.winner, record.reason,
-             record.board_game or None))
+             record.board_game or None, record.zone, _notes_text(record)))
         game_id = cursor.lastrowid
         self.db.executemany(
             "INSERT INTO moves (game_id, ply, usi, at) VALUES (?,?,?,?)",
@@ -306,9 +329,8 @@ class Archive:
 
     def game(self, game_id):
         """The full record of one game; KeyError if there is none with that id."""
-        row = self.db.execute(
-            "SELECT id, variant, start_sfen, black, white, date, handicap, mode, winner, reason,"
-            " board_game FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT %s FROM games WHERE id=?" % self.game_columns,
+                              (game_id,)).fetchone()
         if row is None:
             raise KeyError("no game %s in the archive" % game_id)
         record = _record_from_row(row)
@@ -324,10 +346,9 @@ class Archive:
     def summaries(self):
         """(record without its moves, number of moves) for every game, newest first."""
         rows = self.db.execute(
-            "SELECT g.id, g.variant, g.start_sfen, g.black, g.white, g.date, g.handicap, g.mode,"
-            " g.winner, g.reason, g.board_game, (SELECT COUNT(*) FROM moves m WHERE m.game_id=g.id)"
-            " FROM games g ORDER BY g.date DESC, g.id DESC").fetchall()
-        return [(_record_from_row(row[:11]), row[11]) for row in rows]
+            "SELECT %s, (SELECT COUNT(*) FROM moves m WHERE m.game_id=games.id)"
+            " FROM games ORDER BY date DESC, id DESC" % self.game_columns).fetchall()
+        return [(_record_from_row(row[:13]), row[13]) for row in rows]
 
     def ids(self):
         return [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY id")]
@@ -360,12 +381,23 @@ class Archive:
         return head + (rows,)
 
 
+def _notes_text(record):
+    """A record's extra headers and comments as stored: JSON, '' when it has none."""
+    _, tags, comments = record.notes()
+    if not tags and not comments:
+        return ""
+    return json.dumps({"tags": tags, "comments": comments}, ensure_ascii=False, sort_keys=True)
+
+
 def _record_from_row(row):
     (game_id, variant, start_sfen, black, white, date, handicap, mode, winner, reason,
-     board_game) = row
+     board_game, zone, notes) = row
+    kept = json.loads(notes) if notes else {}
     return GameRecord(variant=variant, start_sfen=start_sfen, black=black, white=white, date=date,
                       handicap=handicap, mode=mode, winner=winner, reason=reason, id=game_id,
-                      board_game=board_game or "")
+                      board_game=board_game or "", zone=zone,
+                      tags=[tuple(tag) for tag in kept.get("tags", [])],
+                      comments={int(ply): text for ply, text in kept.get("comments", {}).items()})
 
 
 class _Transaction:

@@ -13,12 +13,15 @@ from shogicore.impasse import impasse_result
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
+from yariboard.records.declaration import declaration_wins
+
 WINNERS = ("black", "white", "draw")
 # How a game can end: the rules core's reasons, plus a referee's decision (used by the demo
 # when a game reaches its move limit), a game left unfinished for good, and a loss on time
-# (the host's game clock).
+# (the host's game clock), and an entering-king declaration judged by CSA's points rule
+# (records from elsewhere: %KACHI, 入玉勝ち; see declaration.py).
 REASONS = ("mate", "resignation", "repetition", "perpetual-check", "impasse",
-           "illegal-move", "adjudication", "abandoned", "time")
+           "illegal-move", "adjudication", "abandoned", "time", "declaration")
 MODES = ("casual", "tournament")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 # Years a timestamp may have: four digits in every format, with room for a game's clock.
@@ -96,14 +99,33 @@ class GameRecord:
     moves: list = field(default_factory=list)
     id: int = 0             # archive row id; 0 when not stored
     board_game: str = ""    # the board's own identifier of the game, for resynchronisation
+    # The UTC offset the record's clock times were kept in ('+09:00' for a Japanese file),
+    # '' for UTC: the file's local times are written back as they were.
+    zone: str = ""
+    # Headers no other field holds, [(name, text)] in file order, written back as they were
+    # (KIF names: 棋戦, 場所, 持ち時間, ...; see formats/headers.py for CSA's names).
+    tags: list = field(default_factory=list)
+    # {ply: text}: 0 before the first move, n after move n, len(moves) + 1 after the ending.
+    comments: dict = field(default_factory=dict)
 
     def usi_moves(self):
         return [move.usi for move in self.moves]
 
     def same_game(self, other):
         """Equal in everything a record carries except where it is stored."""
-        return (self.headers() == other.headers()
+        return (self.headers() == other.headers() and self.notes() == other.notes()
                 and [(m.usi, m.at) for m in self.moves] == [(m.usi, m.at) for m in other.moves])
+
+    def notes(self):
+        """What a record keeps beside its moves and headers: zone, extra headers, comments."""
+        return (self.zone, [tuple(tag) for tag in self.tags],
+                {int(ply): text for ply, text in self.comments.items() if text})
+
+    def tag(self, name, default=""):
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return default
 
     def headers(self):
         return (self.variant, self.start_sfen, self.black, self.white, self.date,
@@ -201,11 +223,26 @@ def check_ending(record, position):
         if record.winner != ("draw" if winner is None else WINNERS[winner]):
             raise RecordError("the record says impasse won by %s; the points give %s"
                               % (record.winner, "a draw" if winner is None else WINNERS[winner]))
-    elif status is not None and record.reason != "adjudication":
+    elif record.reason == "declaration":
+        declarer = WINNERS[position.side]
+        if record.winner != declarer or not declaration_wins(position):
+            raise RecordError("the record says %s won by declaration, but %s to move cannot "
+                              "declare (king in the enemy camp, 10 pieces there, 28/27 points)"
+                              % (record.winner, declarer))
+    elif status is not None and not _may_follow(record, status):
         raise RecordError("the record says %s, but the game had already ended: %s"
                           % (record.reason, _describe(status)))
     if record.reason in ("resignation", "illegal-move") and record.winner == "draw":
         raise RecordError("a %s cannot end in a draw" % record.reason)
+
+
+def _may_follow(record, status):
+    """A referee's decision may follow any ending; a mated side may still resign (real
+    records write 投了 and %TORYO after the mate), and so the mating side wins either way."""
+    if record.reason == "adjudication":
+        return True
+    return (record.reason == "resignation" and status[1] == "mate"
+            and status[0] is not None and WINNERS[status[0]] == record.winner)
 
 
 def _describe(status):
