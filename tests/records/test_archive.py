@@ -10,7 +10,8 @@ import time
 import pytest
 
 from tests.records.test_records import random_record
-from yariboard.records.archive import DB_ENV, Archive, ArchiveError, default_path
+from yariboard.records.archive import (DB_ENV, SCHEMA_VERSION, Archive, ArchiveError, ArchiveFull,
+                                      default_path)
 from yariboard.records.game import GameRecord, RecordError
 
 
@@ -151,3 +152,59 @@ def test_killing_the_writer_at_random_moments_loses_nothing_committed(tmp_path):
                    capture_output=True)
     with Archive(path) as archive:
         assert archive.game(archive.find_board_game("kill-test")).usi_moves() == moves
+
+
+def full_disk_archive(path, games):
+    """An archive holding `games` that cannot grow by one page: SQLite's own limit on pages
+    gives the error a full disk gives (SQLITE_FULL), on any machine."""
+    archive = Archive(path)
+    archive.store_all(games)
+    pages = archive.db.execute("PRAGMA page_count").fetchone()[0]
+    archive.db.execute("PRAGMA max_page_count=%d" % pages)
+    return archive
+
+
+def test_a_full_disk_says_so_and_loses_nothing(tmp_path):
+    path = str(tmp_path / "games.sqlite3")
+    kept = [random_record(seed, "shogi") for seed in range(3)]
+    archive = full_disk_archive(path, kept)
+    many = [random_record(100 + seed, "shogi", max_plies=150) for seed in range(200)]
+    with pytest.raises(ArchiveFull, match="disk is full.*nothing of this change was written"):
+        archive.import_all(many)
+    archive.close()
+    with Archive(path, readonly=True) as again:
+        assert [again.game(i).same_game(game) for i, game in zip(again.ids(), kept)] == [True] * 3
+        assert len(again.ids()) == 3
+        assert again.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_an_archive_of_schema_2_gains_zone_and_notes_and_keeps_its_games(tmp_path):
+    path = str(tmp_path / "old.sqlite3")
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, variant TEXT NOT NULL, start_sfen TEXT NOT NULL,
+            black TEXT NOT NULL DEFAULT '', white TEXT NOT NULL DEFAULT '', date TEXT NOT NULL,
+            handicap TEXT NOT NULL DEFAULT '', mode TEXT NOT NULL DEFAULT 'casual',
+            winner TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '', board_game TEXT UNIQUE);
+        CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            ply INTEGER NOT NULL, usi TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (game_id, ply))
+            WITHOUT ROWID;
+        INSERT INTO games (variant, start_sfen, black, date) VALUES
+            ('shogi', 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', 'Old',
+             '2024-01-01T00:00:00Z');
+        INSERT INTO moves VALUES (1, 1, '7g7f', '2024-01-01T00:00:03Z');
+        PRAGMA user_version=2;
+    """)
+    db.close()
+    with Archive(path, readonly=True) as look:     # a read-only look does not migrate
+        assert look.game(1).usi_moves() == ["7g7f"] and look.game(1).notes() == ("", [], {})
+    with Archive(path) as archive:
+        game = archive.game(1)
+        assert (game.black, game.usi_moves(), game.zone, game.tags) == ("Old", ["7g7f"], "", [])
+        game.id, game.comments, game.tags = 0, {1: "kept"}, [("棋戦", "club")]
+        new_id = archive.new_game(game)
+        assert archive.game(new_id).comments == {1: "kept"}
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    indexes = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert {"games_by_date", "games_by_black", "games_by_white"} <= indexes

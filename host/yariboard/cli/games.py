@@ -3,6 +3,7 @@
 list, show and export only read: they take no lock, so they work while a game is being
 recorded."""
 import dataclasses
+import os
 import sys
 
 from rich.console import Console
@@ -117,7 +118,16 @@ def show_game(args):
 
 
 def export_games(args):
-    fmt = args.format or (exports.format_for_path(args.output) if args.output else "pgn")
+    try:
+        fmt = args.format or (exports.format_for_path(args.output) if args.output else "pgn")
+    except RecordError as error:
+        return fail(str(error))
+    if args.output and os.path.isdir(args.output):
+        return fail("%s is a folder; name the file to write, as %s" % (
+            args.output, os.path.join(args.output, "games." + fmt)))
+    if args.output and not os.path.isdir(os.path.dirname(os.path.abspath(args.output))):
+        return fail("no folder %s for %s: create it first" % (
+            os.path.dirname(os.path.abspath(args.output)), args.output))
     with open_archive(args, readonly=True) as archive:
         ids = args.ids or archive.ids()
         try:
@@ -136,8 +146,11 @@ def export_games(args):
         except UnicodeEncodeError as error:
             return fail("%r cannot be written in Shift_JIS, which .kif files use; "
                         "name the file .kifu to write UTF-8" % error.object[error.start:error.end])
-        with open(args.output, "wb") as out:
-            out.write(data)
+        try:
+            with open(args.output, "wb") as out:
+                out.write(data)
+        except OSError as error:
+            return fail("cannot write %s: %s" % (args.output, error.strerror or error))
         print("wrote %d game(s) to %s" % (len(records), args.output), file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -87,6 +87,10 @@ class ArchiveBusy(ArchiveError):
     """Another program holds the archive's write lock; try again later."""
 
 
+class ArchiveFull(ArchiveError):
+    """The disk (or the archive's size limit) is full: the write was undone, nothing lost."""
+
+
 class ArchiveUnreadable(ArchiveError):
     """The file is not a sound game archive (damaged, truncated or not SQLite at all)."""
 
@@ -417,7 +421,17 @@ class _Transaction:
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
-            self.db.execute("COMMIT")
-        else:
+            try:
+                self.db.execute("COMMIT")
+                return False
+            except sqlite3.OperationalError as error:
+                exc = error
+        if self.db.in_transaction:
             self.db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):
+            raise ArchiveFull("%s: the disk is full (%s); nothing of this change was written and "
+                              "the archive is as it was: free some space and try again"
+                              % (self.archive.path, exc)) from exc
+        if exc_type is None:
+            raise exc
         return False

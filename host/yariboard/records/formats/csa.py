@@ -136,7 +136,10 @@ def _game(record, notes):
     if record.reason:
         word = _ending_word(record, final)
         if _ending_of(word, final) != (record.reason, record.winner):
+            # no CSA word says it (a resignation out of turn, a referee's decision): other
+            # readers see the game stopped, ours reads the result from the comment
             lines.append("%sresult=%s,%s" % (OWN_COMMENT, record.reason, record.winner))
+            word = "%CHUDAN"
         lines.append(word)
     else:
         lines.append("%CHUDAN")
@@ -186,8 +189,6 @@ def _position_lines(sfen):
 
 
 def _ending_word(record, final):
-    if record.reason == "adjudication" and record.winner != "draw":
-        return "%CHUDAN"   # CSA has no decided win: the game stops, our comment names the winner
     if record.reason == "impasse":
         return "%JISHOGI" if record.winner == "draw" else "%KACHI"
     if record.reason == "illegal-move":

@@ -241,8 +241,12 @@ def _game(record, notes):
         moves.append(entry)
 
     final = replay(record, add)
-    word = csa._ending_word(record, final)[1:] if record.reason else (
-        record.tag(kif.ENDING_TAG) or "CHUDAN")
+    word = record.tag(kif.ENDING_TAG) or "CHUDAN"
+    if record.reason:
+        said_word = csa._ending_word(record, final)
+        # no CSA word says it (a referee's decided win, a resignation out of turn): stopped
+        if csa._ending_of(said_word, final) == (record.reason, record.winner):
+            word = said_word[1:]
     ending = {"special": word}
     said = _said(record, {}, len(record.moves) + 1)
     if said:

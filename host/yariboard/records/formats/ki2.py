@@ -63,7 +63,7 @@ def read_ki2(text):
         if line.startswith("まで"):
             word = _ending_word(line, number)
             lines.append((number, "%d %s" % (ply + 1, word)))
-            lines.append((number, line))
+            lines.append((number, line.replace("判定により", "")))   # KIF's words for the winner
             continue
         rest = line
         while rest.strip():
@@ -84,6 +84,8 @@ def _ending_word(line, number):
     clean = re.sub(r"\s", "", re.sub(r"^まで\d+手で?", "", line))
     if clean.startswith("時間切れ") or clean.endswith("切れ負け"):
         return "切れ負け"
+    if clean.startswith("判定"):
+        return "判定"
     for word in ("反則勝ち", "反則負け", "入玉勝ち", "連続王手の千日手", "千日手", "持将棋", "中断",
                  "詰み", *kif.KEPT_UNFINISHED):
         if clean.endswith(word):
@@ -202,10 +204,13 @@ def _game(record, notes):
 
 def _outcome(record, names, mover):
     winner = names.get(record.winner, "")
+    if record.reason == "adjudication":
+        return "判定により" + ("引き分け" if record.winner == "draw" else "%sの勝ち" % winner)
     if record.winner == "draw":
         return {"repetition": "千日手", "impasse": "持将棋"}.get(record.reason, "持将棋")
     if record.reason == "time":
         return "時間切れにより%sの勝ち" % winner
+
     if record.reason == "illegal-move":
         return ("%sの反則勝ち" % winner if record.winner == mover
                 else "%sの反則負け" % names[mover])
