@@ -9,6 +9,7 @@ import shogi
 import shogi.CSA
 
 from shogicore.variants import variant_by_name
+from tests.records import tsshogi
 from tests.records.test_kif import random_game, shogi_handicap_games
 from yariboard.records.formats import csa, kif
 from yariboard.records import formats as exports
@@ -119,3 +120,16 @@ def test_an_unreadable_start_time_keeps_its_text_and_the_game():
 def test_broken_csa_names_the_line(text, message):
     with pytest.raises(RecordError, match=message):
         csa.read_csa(text)
+
+
+def test_a_set_up_with_pieces_in_hand_and_00al_reads_as_tsshogi_reads_it(tmp_path):
+    rows = ["P%d%s" % (rank, " * " * 4 + ("-OU" if rank == 1 else "+OU" if rank == 9 else " * ") + " * " * 4)
+            for rank in range(1, 10)]
+    text = "V2.2\n" + "\n".join(rows) + "\nP+00KI\nP-00AL\n+\n+0052KI\n%CHUDAN\n"
+    (game,) = exports.import_games(text, "csa")
+    path = tmp_path / "hands.csa"
+    path.write_text(text)
+    (theirs,) = tsshogi.read([str(path)]).values()      # cshogi does not know 00AL
+    assert game.start_sfen.split()[:3] == tsshogi.position(theirs)
+    assert game.start_sfen.split()[2] == "G2r2b3g4s4n4l18p"
+    assert game.usi_moves() == theirs["moves"] == ["G*5b"]

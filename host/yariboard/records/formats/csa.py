@@ -298,8 +298,8 @@ def _record(statements, first_line):
         elif statement in ("+", "-") and position is None:
             if rows:
                 cells = _rows_cells(rows)
-            if cells is None:
-                raise _at_line(number, "side to move before the position (PI or P1..P9)")
+            if cells is None:      # Shogi Wars writes no position line for the even start
+                cells = _handicap("", number)
             _give_the_rest(cells, hands)
             record.start_sfen = _sfen(cells, "b" if statement == "+" else "w", hands)
             try:
