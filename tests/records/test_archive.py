@@ -11,7 +11,7 @@ import pytest
 
 from tests.records.test_records import random_record
 from yariboard.records.archive import (DB_ENV, SCHEMA_VERSION, Archive, ArchiveError, ArchiveFull,
-                                      default_path)
+                                      Query, default_path)
 from yariboard.records.game import GameRecord, RecordError
 
 
@@ -79,11 +79,12 @@ def test_bad_headers_are_refused_before_anything_is_written(tmp_path):
         assert archive.ids() == []
 
 
-def test_summaries_count_moves_newest_first(tmp_path):
+def test_a_listing_counts_moves_newest_first(tmp_path):
     with Archive(str(tmp_path / "a.db")) as archive:
         old = archive.new_game(random_record(1))
         new = archive.new_game(random_record(2))
-        listed = archive.summaries()
+        listed, total = archive.find()
+        assert total == 2
         assert [record.id for record, _ in listed] == [new, old]
         assert [count for _, count in listed] == [len(random_record(2).moves), len(random_record(1).moves)]
 
@@ -208,3 +209,39 @@ def test_an_archive_of_schema_2_gains_zone_and_notes_and_keeps_its_games(tmp_pat
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     indexes = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert {"games_by_date", "games_by_black", "games_by_white"} <= indexes
+
+
+def test_find_by_player_date_variant_result_opening_and_start_a_page_at_a_time(tmp_path):
+    games = [random_record(seed, "shogi" if seed % 3 else "yari") for seed in range(60)]
+    with Archive(str(tmp_path / "a.db")) as archive:
+        ids = archive.store_all(games)
+        stored = dict(zip(ids, games))
+
+        def expected(keep):
+            chosen = sorted(((g.date, i) for i, g in stored.items() if keep(g)), reverse=True)
+            return [i for _, i in chosen]
+
+        def found(query, per_page=7):
+            pages, page = [], 0
+            while True:
+                listed, total = archive.find(query, per_page, page * per_page)
+                pages += [record.id for record, _ in listed]
+                page += 1
+                if not listed:
+                    assert len(pages) == total
+                    return pages
+
+        some = games[7]
+        assert found(Query(player="ADA")) == expected(lambda g: "ada" in (g.black + " " + g.white).lower())
+        assert found(Query(player="ADA"))      # the random names include Ada
+        month = some.date[:7]
+        assert found(Query(since=month, until=month)) == expected(lambda g: g.date.startswith(month))
+        assert found(Query(variant="yari", result="unfinished")) == expected(
+            lambda g: g.variant == "yari" and not g.winner)
+        opening = " ".join(some.usi_moves()[:2])
+        assert found(Query(opening=opening)) == expected(lambda g: g.usi_moves()[:2] == some.usi_moves()[:2])
+        assert found(Query(start=some.start_sfen, result="black")) == expected(
+            lambda g: g.start_sfen == some.start_sfen and g.winner == "black")
+        # the index holds the first moves: a longer opening is refused, not silently cut
+        with pytest.raises(ArchiveError, match="at most 16 moves"):
+            archive.find(Query(opening=" ".join(["7g7f"] * 17)))

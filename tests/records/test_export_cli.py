@@ -90,3 +90,16 @@ def test_a_huge_csa_time_through_import_is_one_line(tmp_path):
     path.write_text("V2.2\nPI\n+\n+7776FU\nT" + "9" * 25 + "\n%TORYO\n")
     error = one_line_error(cli(str(tmp_path / "games.sqlite3"), "games", "import", str(path)))
     assert "line 5" in error
+
+
+def test_games_list_pages_and_finds(archive):
+    first = cli(archive, "games", "list", "--per-page", "2")
+    assert first.returncode == 0 and "games 1-2 of 3, next: --page 2" in first.stdout
+    second = cli(archive, "games", "list", "--per-page", "2", "--page", "2")
+    assert "games 3-3 of 3" in second.stdout and "next" not in second.stdout
+    cy = cli(archive, "games", "list", "--player", "cy")
+    assert "games 1-1 of 1" in cy.stdout and "Cy" in cy.stdout and "Ann" not in cy.stdout
+    opening = cli(archive, "games", "list", "--opening", "7g7f")
+    assert "games 1-2 of 2" in opening.stdout
+    assert "no games found" in cli(archive, "games", "list", "--result", "draw").stdout
+    one_line_error(cli(archive, "games", "list", "--page", "0"))

@@ -14,6 +14,7 @@ from yariboard.records import analysis, formats as exports
 from yariboard.records.formats import kif
 from yariboard.cli import analyse as analyse_command
 from yariboard.cli.common import add_db_option, fail, open_archive
+from yariboard.records.archive import MOST_ON_A_PAGE, Query
 from yariboard.records.game import RecordError, replay
 from yariboard.ui.view import ViewState, render
 
@@ -24,8 +25,19 @@ def register(subparsers):
     add_db_option(parser)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    listing = actions.add_parser("list", help="one line per game, newest first")
+    listing = actions.add_parser("list", help="one line per game, newest first, a page at a time; "
+                                              "find games by player, date, variant, result or opening")
     add_db_option(listing)
+    listing.add_argument("--player", help="part of either side's name (any case)")
+    listing.add_argument("--since", metavar="DATE", help="games from this date (2025, 2025-03, 2025-03-01)")
+    listing.add_argument("--until", metavar="DATE", help="games up to this date, included")
+    listing.add_argument("--variant", choices=("yari", "shogi", "wa"))
+    listing.add_argument("--result", choices=("black", "white", "draw", "unfinished"))
+    listing.add_argument("--opening", metavar="MOVES", help="the first moves in USI, as '7g7f 3c3d'")
+    listing.add_argument("--start", metavar="SFEN", help="games from this start position")
+    listing.add_argument("--page", type=int, default=1, help="which page (default 1)")
+    listing.add_argument("--per-page", type=int, default=50, help="games a page (default 50, at most %d)"
+                         % MOST_ON_A_PAGE)
     listing.set_defaults(func=list_games)
 
     show = actions.add_parser("show", help="headers, final position and every move of a game")
@@ -62,11 +74,19 @@ RESULT_SHORT = {"black": "1-0", "white": "0-1", "draw": "½-½", "": "*"}
 
 
 def list_games(args):
+    if args.page < 1 or not 1 <= args.per_page <= MOST_ON_A_PAGE:
+        return fail("--page counts from 1 and --per-page from 1 to %d" % MOST_ON_A_PAGE)
+    query = Query(player=args.player, since=args.since, until=args.until, variant=args.variant,
+                  result=args.result, opening=args.opening, start=args.start)
     with open_archive(args, readonly=True) as archive:
-        games = archive.summaries()
+        games, total = archive.find(query, args.per_page, (args.page - 1) * args.per_page)
     if not games:
-        print("no games in %s" % (getattr(args, "db", None) or "the archive"))
+        print("no games%s in %s" % (" found" if total or _asked(args) else "",
+                                     getattr(args, "db", None) or "the archive"))
         return 0
+    first = (args.page - 1) * args.per_page + 1
+    print("games %d-%d of %d%s" % (first, first + len(games) - 1, total,
+                                   ", next: --page %d" % (args.page + 1) if first + len(games) <= total else ""))
     table = Table("id", "date", "variant", "black", "white", "moves", "result", "ending", box=None)
     for record, count in games:
         table.add_row(str(record.id), record.date.replace("T", " ").rstrip("Z"),
@@ -75,6 +95,11 @@ def list_games(args):
                       record.reason or "in progress")
     Console().print(table)
     return 0
+
+
+def _asked(args):
+    return any(getattr(args, name) for name in ("player", "since", "until", "variant", "result",
+                                                 "opening", "start"))
 
 
 def show_game(args):
