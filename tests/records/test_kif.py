@@ -51,8 +51,9 @@ def random_game(seed, variant, sfen, handicap="", max_plies=60):
 
 
 def shogi_handicap_games():
-    names = sorted(kif.SHOGI_HANDICAPS)
-    return [random_game(seed, "shogi", kif.SHOGI_HANDICAPS[names[seed % len(names)]])
+    handicaps = variant_by_name("shogi").handicaps
+    names = sorted(handicaps)
+    return [random_game(seed, "shogi", handicaps[names[seed % len(names)]], names[seed % len(names)])
             for seed in range(len(names) * 2)]
 
 

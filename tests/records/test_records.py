@@ -13,7 +13,7 @@ from shogicore.notation import to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from yariboard.records import formats as exports
-from yariboard.records.game import GameRecord, MoveRecord, RecordError
+from yariboard.records.game import GameRecord, MoveRecord, RecordError, replay
 
 START = datetime.datetime(2025, 3, 14, 9, 26, 53, tzinfo=datetime.timezone.utc)
 
@@ -244,3 +244,25 @@ def test_format_is_taken_from_the_file_name_or_refused():
     assert exports.format_for_path("x.dat", "json") == "json"
     with pytest.raises(RecordError, match="--format"):
         exports.format_for_path("x.dat")
+
+
+def test_usi_lines_round_trip_every_variant_and_python_shogi_plays_them():
+    games = [random_record(300 + seed, variant, max_plies=40)
+             for seed, variant in enumerate(["shogi", "yari", "wa", "shogi"])]
+    text = exports.export_games(games, "usi")
+    assert text.splitlines()[0].startswith("position startpos moves ")
+    back = exports.import_games(text, "usi")
+    for game, read in zip(games, back):
+        assert (read.variant, read.start_sfen, read.usi_moves()) == (game.variant, game.start_sfen,
+                                                                     game.usi_moves())
+    board = shogi.Board()
+    for usi in back[0].usi_moves():
+        board.push_usi(usi)           # python-shogi takes every move as legal, in turn
+    assert board.sfen().split()[:3] == replay(back[0]).sfen().split()[:3]
+
+
+def test_usi_lines_name_the_line_of_a_bad_move():
+    with pytest.raises(RecordError, match=r"^line 2: move 2 7g7f is not legal"):
+        exports.import_games("# two games\nstartpos moves 7g7f 7g7f\n", "usi")
+    with pytest.raises(RecordError, match=r"^line 1: a 80x1 board is no variant's"):
+        exports.import_games("position sfen 80 b - 1\n", "usi")

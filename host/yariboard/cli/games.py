@@ -46,13 +46,15 @@ def register(subparsers):
     show.add_argument("--ply", type=int, default=None, help="show the position after this many moves")
     show.set_defaults(func=show_game)
 
-    export = actions.add_parser("export", help="write games as PGN-like text, KIF, CSA or JSON")
+    export = actions.add_parser("export", help="write games as PGN-like text, KIF, KI2, CSA, JSON, "
+                                               "JKF or USI lines")
     add_db_option(export)
     export.add_argument("ids", type=int, nargs="*", help="game numbers (default: every game)")
     export.add_argument("-o", "--output", help="file to write (default: standard output)")
     export.add_argument("--format", choices=exports.FORMATS,
-                        help="pgn, kif (.kif Shift_JIS, .kifu UTF-8), csa (standard shogi) or json; "
-                             "default from the file name, else pgn")
+                        help="pgn, kif (.kif Shift_JIS, .kifu UTF-8), ki2 (.ki2, .ki2u), csa and jkf "
+                             "(standard shogi), json or usi (.usi, .sfen); default from the file "
+                             "name, else pgn (docs/host.md: what each format keeps)")
     export.set_defaults(func=export_games)
 
     deleting = actions.add_parser("delete", help="remove games from the archive")
@@ -60,8 +62,9 @@ def register(subparsers):
     deleting.add_argument("ids", type=int, nargs="+", help="game numbers (from `games list`)")
     deleting.set_defaults(func=delete_games)
 
-    importing = actions.add_parser("import", help="read games from a PGN-like, KIF, CSA or JSON file; "
-                                                  "games the archive already has are skipped")
+    importing = actions.add_parser("import", help="read games from a PGN-like, KIF, KI2, CSA, JSON, "
+                                                  "JKF or USI file; games the archive already has "
+                                                  "are skipped")
     add_db_option(importing)
     importing.add_argument("file", help="file to read")
     importing.add_argument("--format", choices=exports.FORMATS, help="default: from the file name")

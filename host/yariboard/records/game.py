@@ -153,6 +153,14 @@ def start_sfen_for(variant_name, handicap=""):
                           % (handicap, variant_name, ", ".join(sorted(variant.handicaps)) or "none"))
 
 
+def handicap_of(variant_name, sfen):
+    """The name of the variant's handicap that starts from `sfen`, '' for none."""
+    for name, start in variant_by_name(variant_name).handicaps.items():
+        if start == sfen:
+            return name
+    return ""
+
+
 def check_headers(record):
     """Raise RecordError unless the headers are well formed."""
     try:

@@ -1,5 +1,5 @@
 """Game record files: PGN-like text (Hodges + USI/SFEN), JSON, and in their own modules KIF,
-KI2, CSA, JKF and plain USI lines.
+KI2, CSA, JKF and plain USI lines (usi.py).
 
 Writers take GameRecords; readers return GameRecords after replaying every move through the
 rules core. Anything a reader cannot accept raises RecordError whose message starts with
@@ -19,13 +19,14 @@ from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records import analysis
 
-from yariboard.records.formats import csa, jkf, ki2, kif
+from yariboard.records.formats import csa, jkf, ki2, kif, usi
 from yariboard.records.game import (GameRecord, MoveRecord, RecordError, parse_stamp, replay,
                                start_sfen_for)
 
-FORMATS = ("pgn", "kif", "ki2", "csa", "json", "jkf")
+FORMATS = ("pgn", "kif", "ki2", "csa", "json", "jkf", "usi")
 EXTENSIONS = {".pgn": "pgn", ".txt": "pgn", ".kif": "kif", ".kifu": "kif", ".ki2": "ki2",
-              ".ki2u": "ki2", ".json": "json", ".jkf": "jkf", ".csa": "csa"}
+              ".ki2u": "ki2", ".json": "json", ".jkf": "jkf", ".csa": "csa", ".usi": "usi",
+              ".sfen": "usi"}
 
 
 def format_for_path(path, explicit=None):
@@ -44,6 +45,7 @@ def export_games(records, fmt, analyses=None):
     analyses = analyses or {}
     render = {"pgn": analysis.pgn_comments, "kif": analysis.kif_comments,
               "ki2": analysis.kif_comments, "jkf": analysis.kif_comments,
+              "usi": lambda record, result: None,
               "csa": lambda record, result: {ply: [text] for ply, text
                                              in analysis.pgn_comments(record, result).items()},
               "json": analysis.json_fields}[fmt]
@@ -52,13 +54,13 @@ def export_games(records, fmt, analyses=None):
         return render(record, analyses[record.id]) if record.id in analyses else None
 
     writer = {"pgn": write_pgn, "kif": kif.write_kif, "ki2": ki2.write_ki2, "csa": csa.write_csa,
-              "json": write_json, "jkf": jkf.write_jkf}[fmt]
+              "json": write_json, "jkf": jkf.write_jkf, "usi": usi.write_usi}[fmt]
     return writer(records, comments)
 
 
 def import_games(text, fmt):
     reader = {"pgn": read_pgn, "kif": kif.read_kif, "ki2": ki2.read_ki2, "csa": csa.read_csa,
-              "json": read_json, "jkf": jkf.read_jkf}[fmt]
+              "json": read_json, "jkf": jkf.read_jkf, "usi": usi.read_usi}[fmt]
     return reader(text)
 
 

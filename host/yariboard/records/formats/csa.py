@@ -19,8 +19,8 @@ from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records.declaration import declaration_wins
 from yariboard.records.formats import dates
-from yariboard.records.game import (GameRecord, MoveRecord, RecordError, now_stamp, parse_stamp,
-                               replay, stamp)
+from yariboard.records.game import (GameRecord, MoveRecord, RecordError, handicap_of, now_stamp,
+                                    parse_stamp, replay, stamp)
 
 PIECES = {"P": "FU", "L": "KY", "N": "KE", "S": "GI", "G": "KI", "B": "KA", "R": "HI",
           "K": "OU", "+P": "TO", "+L": "NY", "+N": "NK", "+S": "NG", "+B": "UM", "+R": "RY"}
@@ -307,6 +307,7 @@ def _record(statements, first_line):
             except ValueError as error:
                 raise _at_line(number, "bad start position: %s" % error)
             record.start_sfen = position.sfen()
+            record.handicap = handicap_of("shogi", record.start_sfen)
         elif statement[0] in "+-":
             if position is None:
                 raise _at_line(number, "move before the start position (PI and +/-)")

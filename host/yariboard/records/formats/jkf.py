@@ -17,8 +17,8 @@ from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
 from yariboard.records.formats import bod, csa, dates, kif
-from yariboard.records.game import (GameRecord, MoveRecord, RecordError, now_stamp, parse_stamp,
-                                    replay, stamp)
+from yariboard.records.game import (GameRecord, MoveRecord, RecordError, handicap_of, now_stamp,
+                                    parse_stamp, replay, stamp)
 
 PRESETS = {"HIRATE": kif.EVEN, "KY": "香落ち", "KY_R": "右香落ち", "KA": "角落ち", "HI": "飛車落ち",
            "HIKY": "飛香落ち", "2": "二枚落ち", "4": "四枚落ち", "6": "六枚落ち", "8": "八枚落ち",
@@ -51,6 +51,7 @@ def read_jkf(text):
         raise _error("header", "must map names to text")
     record = GameRecord(variant="shogi", zone=dates.JAPAN)
     record.start_sfen = _initial(data.get("initial"))
+    record.handicap = handicap_of("shogi", record.start_sfen)
     for keys, field in ((("先手", "下手"), "black"), (("後手", "上手"), "white")):
         for key in keys:
             if key in header:

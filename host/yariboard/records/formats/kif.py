@@ -37,20 +37,14 @@ PIECE_ALIASES = {"shogi": {"王": "K", "竜": "+R", "杏": "+L", "圭": "+N", "�
                  "yari": {"王": "K"}}
 YARI_HEADER = ("変種", "槍将棋")
 
-# Handicap names as KIF writes them after 手合割, and the start position each stands for.
+# Handicap names as KIF writes them after 手合割 (the start positions are the rules core's).
 # The handicapped side (上手, White) moves first.
-SHOGI_HANDICAPS = {
-    "香落ち": "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "右香落ち": "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "角落ち": "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "飛車落ち": "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "飛香落ち": "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "二枚落ち": "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "四枚落ち": "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "六枚落ち": "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "八枚落ち": "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "十枚落ち": "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-}
+SHOGI_HANDICAP_WORDS = {"lance": "香落ち", "right-lance": "右香落ち", "bishop": "角落ち",
+                        "rook": "飛車落ち", "rook-lance": "飛香落ち", "two-pieces": "二枚落ち",
+                        "four-pieces": "四枚落ち", "six-pieces": "六枚落ち", "eight-pieces": "八枚落ち",
+                        "ten-pieces": "十枚落ち"}
+SHOGI_HANDICAPS = {word: variant_by_name("shogi").handicaps[name]
+                   for name, word in SHOGI_HANDICAP_WORDS.items()}
 # Yari handicaps (names from shogicore's Yari variant) in KIF words.
 YARI_HANDICAPS = {"bishop": "角落ち", "rook": "飛車落ち", "two-pieces": "二枚落ち",
                   "four-pieces": "四枚落ち", "six-pieces": "六枚落ち"}
@@ -432,8 +426,10 @@ def _start_sfen(variant_name, handicap, record, line):
                 return rules.handicaps[name]
         known = YARI_HANDICAPS.values()
     else:
-        if handicap in SHOGI_HANDICAPS:
-            return SHOGI_HANDICAPS[handicap]
+        for name, word in SHOGI_HANDICAP_WORDS.items():
+            if word == handicap:
+                record.handicap = name
+                return rules.handicaps[name]
         known = SHOGI_HANDICAPS
     raise _at_line(line, "unknown handicap %r (known: %s)" % (handicap, "、".join([EVEN, *known])))
 
