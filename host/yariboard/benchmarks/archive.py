@@ -97,7 +97,7 @@ def run():
                 "list page 1000": None,
                 "find player": Query(player=some.black),
                 "find date (one day)": Query(since=some.date[:10], until=some.date[:10]),
-                "find variant+result": Query(variant="shogi", result="draw"),
+                "find variant+result": Query(variant="shogi", result="black"),
                 "find opening (4 moves)": Query(opening=opening),
                 "find start position": Query(start=some.start_sfen, result="black"),
             }

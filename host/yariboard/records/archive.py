@@ -72,7 +72,7 @@ CREATE TABLE IF NOT EXISTS analysis_plies (
 CREATE INDEX IF NOT EXISTS games_by_date ON games (date, id);
 CREATE INDEX IF NOT EXISTS games_by_black ON games (black);
 CREATE INDEX IF NOT EXISTS games_by_white ON games (white);
-CREATE INDEX IF NOT EXISTS games_by_start ON games (start_sfen);
+CREATE INDEX IF NOT EXISTS games_by_start ON games (start_sfen, date);
 CREATE INDEX IF NOT EXISTS games_by_opening ON games (opening);
 """
 # Columns added after schema 1, with their definitions (ALTER TABLE for older archives).
