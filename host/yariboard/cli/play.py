@@ -18,6 +18,7 @@ from rich.text import Text
 from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
 from yariboard.engines import fsf
+from yariboard.engines.base import EngineError
 from yariboard import resources
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.play.clocks import GameClock, parse_time_control
@@ -29,9 +30,9 @@ from yariboard.engines.builtin.search import LEVELS, Engine
 from yariboard.board.link import BoardRefused, Link, LinkError
 from yariboard.play.recorder import Recorder
 from yariboard.play.session import PlaySession
-from yariboard.engines.usi import UsiEngine, UsiError
+from yariboard.engines.usi import UsiEngine
 from yariboard.ui.view import render
-from yariboard.engines.xboard import XBoardEngine, XBoardError
+from yariboard.engines.xboard import XBoardEngine
 
 XBOARD_ENGINES = ("crazywa",)   # engines run through the XBoard client, by command name
 
@@ -129,7 +130,7 @@ def run(args):
         if args.variant is not None or args.handicap is not None:
             check_game_options(args, args.variant or "yari")
         engine = make_engine(args)
-    except (UsiError, XBoardError, ValueError) as error:
+    except (EngineError, ValueError) as error:
         return fail(str(error))
     args.clock = GameClock(control) if control else None
     engine_name = engine_label(args)
@@ -140,7 +141,7 @@ def run(args):
             if args.sim:
                 return play_simulated(args, archive, engine, side, names, console)
             return play_board(args, archive, engine, side, names, console)
-    except (LinkError, XBoardError) as error:
+    except (LinkError, EngineError) as error:
         return fail(str(error))
     finally:
         engine.close()
