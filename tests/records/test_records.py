@@ -266,3 +266,13 @@ def test_usi_lines_name_the_line_of_a_bad_move():
         exports.import_games("# two games\nstartpos moves 7g7f 7g7f\n", "usi")
     with pytest.raises(RecordError, match=r"^line 1: a 80x1 board is no variant's"):
         exports.import_games("position sfen 80 b - 1\n", "usi")
+
+
+def test_jkf_errors_name_the_line():
+    text = '{\n "header": {},\n "moves": [\n  {},\n  {"move": {"to": {"x": 7, "y": 6}, "piece": "FU",\n' \
+           '            "from": {"x": 7, "y": 7}}},\n  {"move": {"to": {"x": 7, "y": 5}, "piece": "FU",\n' \
+           '            "from": {"x": 7, "y": 6}}}\n ]\n}\n'
+    with pytest.raises(RecordError, match=r"^line 7 \(move 2\): .* is not legal here"):
+        exports.import_games(text, "jkf")
+    with pytest.raises(RecordError, match=r"^line 1: .*header"):
+        exports.import_games('{"header": ["x"], "moves": []}', "jkf")

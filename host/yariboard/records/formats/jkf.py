@@ -38,19 +38,16 @@ def _error(where, message):
 
 def read_jkf(text):
     """The main line of the one game in a JKF text."""
-    from yariboard.records.formats import _check_depth   # the JSON reader's depth guard
-    _check_depth(text)
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise RecordError("line %d: not valid JSON: %s" % (getattr(error, "lineno", 1), error))
+    # the JSON reader's own parser: bounded in depth, and its objects know their line
+    from yariboard.records.formats import _line_aware_loads    # (the package imports this module)
+    data = _line_aware_loads(text)
     if not isinstance(data, dict) or not isinstance(data.get("moves", []), list):
-        raise _error("line 1", "not a JKF record (an object with \"header\" and \"moves\")")
+        raise _error(_line(data), "not a JKF record (an object with \"header\" and \"moves\")")
     header = data.get("header") or {}
     if not isinstance(header, dict) or not all(isinstance(v, str) for v in header.values()):
-        raise _error("header", "must map names to text")
+        raise _error(_line(header, data), "\"header\" must map names to text")
     record = GameRecord(variant="shogi", zone=dates.JAPAN)
-    record.start_sfen = _initial(data.get("initial"))
+    record.start_sfen = _initial(data.get("initial"), _line(data.get("initial"), data))
     record.handicap = handicap_of("shogi", record.start_sfen)
     for keys, field in ((("先手", "下手"), "black"), (("後手", "上手"), "white")):
         for key in keys:
@@ -64,8 +61,9 @@ def read_jkf(text):
     variant = variant_by_name("shogi")
     position = Position(variant, record.start_sfen)
     clock, ending, last_to = parse_stamp(record.date), None, None
+    where = _line(data)
     for ply, entry in enumerate(data.get("moves", [])):
-        where = "move %d" % ply
+        where = "%s (move %d)" % (_line(entry, data), ply)
         if not isinstance(entry, dict):
             raise _error(where, "must be an object")
         said = entry.get("comments") or []
@@ -104,8 +102,13 @@ def read_jkf(text):
     try:
         replay(record)
     except RecordError as error:
-        raise _error("move %d" % len(record.moves), error)
+        raise _error(where, error)
     return [record]
+
+
+def _line(item, parent=None):
+    """'line N' of a JSON object (else of the object holding it)."""
+    return "line %d" % (getattr(item, "line", 0) or getattr(parent, "line", 0) or 1)
 
 
 def _number(mapping, key, where):
@@ -115,7 +118,7 @@ def _number(mapping, key, where):
     return value
 
 
-def _initial(initial):
+def _initial(initial, where):
     if not initial:
         return variant_by_name("shogi").start_sfen
     preset = initial.get("preset") if isinstance(initial, dict) else None
@@ -123,18 +126,18 @@ def _initial(initial):
         name = PRESETS[preset]
         return variant_by_name("shogi").start_sfen if name == kif.EVEN else kif.SHOGI_HANDICAPS[name]
     if preset != "OTHER" or not isinstance(initial.get("data"), dict):
-        raise _error("initial", "unknown preset %r" % (preset,))
+        raise _error(where, "unknown preset %r" % (preset,))
     data = initial["data"]
     board = data.get("board")
     if not isinstance(board, list) or len(board) != 9 or not all(isinstance(f, list) and len(f) == 9 for f in board):
-        raise _error("initial", "a board is nine files of nine squares")
+        raise _error(where, "a board is nine files of nine squares")
     rows = [[None] * 9 for _ in range(9)]
     for file_index, column in enumerate(board):
         for rank_index, square in enumerate(column):
             if square:
                 piece = csa.SYMBOL_OF.get(square.get("kind")) if isinstance(square, dict) else None
                 if piece is None or square.get("color") not in (0, 1):
-                    raise _error("initial", "unreadable square %r" % (square,))
+                    raise _error(where, "unreadable square %r" % (square,))
                 rows[rank_index][8 - file_index] = (piece, square["color"])
     hands = data.get("hands") or [{}, {}]
     counted = [{}, {}]
@@ -143,10 +146,13 @@ def _initial(initial):
                             and isinstance(hands[colour], dict) else {}).items():
             symbol = csa.SYMBOL_OF.get(code)
             if symbol not in csa.HAND_PIECES or not isinstance(count, int) or not 0 <= count <= 18:
-                raise _error("initial", "unreadable piece in hand %r" % code)
+                raise _error(where, "unreadable piece in hand %r" % code)
             if count:
                 counted[colour][symbol] = count
-    return bod.diagram_sfen(rows, counted, "w" if data.get("color") == 1 else "b", 1)
+    try:
+        return bod.diagram_sfen(rows, counted, "w" if data.get("color") == 1 else "b", 1)
+    except RecordError as error:   # the diagram's reader names line 1; the object's line is here
+        raise _error(where, str(error).split(": ", 1)[1])
 
 
 def _move(variant, position, move, last_to, where):
