@@ -53,7 +53,8 @@ def register(subparsers):
     export.add_argument("-o", "--output", help="file to write (default: standard output)")
     export.add_argument("--format", choices=exports.FORMATS,
                         help="pgn, kif (.kif Shift_JIS, .kifu UTF-8), ki2 (.ki2, .ki2u), csa and jkf "
-                             "(standard shogi), json or usi (.usi, .sfen); default from the file "
+                             "(standard shogi), json, usi (.usi, .sfen) or xboard (Wa Shogi as XBoard and "
+                             "CrazyWa write PGN); default from the file "
                              "name, else pgn (docs/host.md: what each format keeps)")
     export.set_defaults(func=export_games)
 

@@ -19,11 +19,11 @@ from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records import analysis
 
-from yariboard.records.formats import csa, jkf, ki2, kif, usi
+from yariboard.records.formats import csa, jkf, ki2, kif, usi, xboard_pgn
 from yariboard.records.game import (GameRecord, MoveRecord, RecordError, parse_stamp, replay,
                                start_sfen_for)
 
-FORMATS = ("pgn", "kif", "ki2", "csa", "json", "jkf", "usi")
+FORMATS = ("pgn", "kif", "ki2", "csa", "json", "jkf", "usi", "xboard")
 EXTENSIONS = {".pgn": "pgn", ".txt": "pgn", ".kif": "kif", ".kifu": "kif", ".ki2": "ki2",
               ".ki2u": "ki2", ".json": "json", ".jkf": "jkf", ".csa": "csa", ".usi": "usi",
               ".sfen": "usi"}
@@ -45,7 +45,7 @@ def export_games(records, fmt, analyses=None):
     analyses = analyses or {}
     render = {"pgn": analysis.pgn_comments, "kif": analysis.kif_comments,
               "ki2": analysis.kif_comments, "jkf": analysis.kif_comments,
-              "usi": lambda record, result: None,
+              "usi": lambda record, result: None, "xboard": lambda record, result: None,
               "csa": lambda record, result: {ply: [text] for ply, text
                                              in analysis.pgn_comments(record, result).items()},
               "json": analysis.json_fields}[fmt]
@@ -54,13 +54,15 @@ def export_games(records, fmt, analyses=None):
         return render(record, analyses[record.id]) if record.id in analyses else None
 
     writer = {"pgn": write_pgn, "kif": kif.write_kif, "ki2": ki2.write_ki2, "csa": csa.write_csa,
-              "json": write_json, "jkf": jkf.write_jkf, "usi": usi.write_usi}[fmt]
+              "json": write_json, "jkf": jkf.write_jkf, "usi": usi.write_usi,
+              "xboard": xboard_pgn.write_xboard}[fmt]
     return writer(records, comments)
 
 
 def import_games(text, fmt):
     reader = {"pgn": read_pgn, "kif": kif.read_kif, "ki2": ki2.read_ki2, "csa": csa.read_csa,
-              "json": read_json, "jkf": jkf.read_jkf, "usi": usi.read_usi}[fmt]
+              "json": read_json, "jkf": jkf.read_jkf, "usi": usi.read_usi,
+              "xboard": xboard_pgn.read_xboard}[fmt]
     return reader(text)
 
 
@@ -87,6 +89,7 @@ PGN_TAGS = ("Variant", "Black", "White", "Date", "Handicap", "Mode", "Result", "
 TAG_RE = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$')
 TOKEN_RE = re.compile(r"\{[^}]*\}|[^\s{]+")
 MOVE_NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
+XBOARD_VARIANT_RE = re.compile(r'^\[Variant\s+"(crazywa|11x11\+16_chu)"\]', re.MULTILINE)
 
 
 def write_pgn(records, comments=None):
@@ -139,7 +142,9 @@ def _wrap(tokens, width=79):
 
 
 def read_pgn(text):
-    """Every game in a PGN-like text, in file order."""
+    """Every game in a PGN-like text, in file order (XBoard's Wa Shogi PGN goes to its reader)."""
+    if XBOARD_VARIANT_RE.search(text):
+        return xboard_pgn.read_xboard(text)
     games, tags, body, tag_line = [], {}, [], 0
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
