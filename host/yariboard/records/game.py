@@ -24,7 +24,7 @@ WINNERS = ("black", "white", "draw")
 # (records from elsewhere: %KACHI, 入玉勝ち; see declaration.py).
 REASONS = ("mate", "resignation", "repetition", "perpetual-check", "impasse",
            "illegal-move", "adjudication", "abandoned", "time", "declaration")
-MODES = ("casual", "tournament")
+MODES = ("casual", "tournament")   # the one list of game modes the host offers
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 # Years a timestamp may have: four digits in every format, with room for a game's clock.
 FIRST_YEAR, LAST_YEAR = 1000, 9998
