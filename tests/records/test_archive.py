@@ -245,3 +245,51 @@ def test_find_by_player_date_variant_result_opening_and_start_a_page_at_a_time(t
         # the index holds the first moves: a longer opening is refused, not silently cut
         with pytest.raises(ArchiveError, match="at most 16 moves"):
             archive.find(Query(opening=" ".join(["7g7f"] * 17)))
+
+
+def as_a_reader(argv, tmp_root):
+    """Run the command line as a user who may not write to the archive. Run as root (who
+    may write anywhere), the tests switch to `nobody` with setpriv, with the system's Python
+    of the same version and this checkout on its path."""
+    host = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if os.geteuid() != 0:
+        return subprocess.run([sys.executable, "-m", "yariboard.cli.main", *argv],
+                              capture_output=True, text=True, timeout=120)
+    system = "/usr/bin/python3"
+    version = subprocess.run([system, "-c", "import sys; print(sys.version_info[:2])"],
+                             capture_output=True, text=True).stdout.strip()
+    assert version == str(tuple(sys.version_info[:2])), "no system Python %s for nobody" % version
+    site = [p for p in sys.path if p.endswith("site-packages") and p.startswith(sys.prefix)]
+    path = ":".join([os.path.join(host, "host"), os.path.join(host, "firmware")] + site)
+    return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
+                           "PYTHONPATH=" + path, "HOME=" + tmp_root, system, "-m",
+                           "yariboard.cli.main", *argv], capture_output=True, text=True, timeout=120)
+
+
+def test_a_read_only_archive_in_a_read_only_folder_lists_shows_and_exports():
+    import shutil
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="yariboard-readonly-")
+    try:
+        os.chmod(folder, 0o755)
+        path = os.path.join(folder, "games.sqlite3")
+        game = random_record(3, "shogi")
+        with Archive(path) as archive:
+            game_id = archive.new_game(game)
+        os.chmod(path, 0o444)
+        os.chmod(folder, 0o555)
+        listed = as_a_reader(["--db", path, "games", "list"], folder)
+        assert listed.returncode == 0, listed.stderr
+        assert "games 1-1 of 1" in listed.stdout
+        shown = as_a_reader(["--db", path, "games", "export", str(game_id), "--format", "usi"], folder)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.split()[-len(game.moves):] == game.usi_moves()
+        # a command that writes says so in one line and changes nothing
+        deleted = as_a_reader(["--db", path, "games", "delete", str(game_id)], folder)
+        assert deleted.returncode == 1 and "Traceback" not in deleted.stderr
+        assert len(deleted.stderr.strip().splitlines()) == 1 and "is read-only" in deleted.stderr
+        with Archive(path, readonly=True) as archive:
+            assert archive.game(game_id).same_game(archive.game(game_id)) and archive.ids() == [game_id]
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder)

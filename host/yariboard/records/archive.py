@@ -15,6 +15,7 @@ another program past `busy_timeout` raises ArchiveBusy and changes nothing.
 import json
 import os
 import sqlite3
+import urllib.parse
 
 import platformdirs
 
@@ -95,6 +96,10 @@ class ArchiveBusy(ArchiveError):
     """Another program holds the archive's write lock; try again later."""
 
 
+class ArchiveReadOnly(ArchiveError):
+    """A write to an archive this user may only read; nothing was changed."""
+
+
 class ArchiveFull(ArchiveError):
     """The disk (or the archive's size limit) is full: the write was undone, nothing lost."""
 
@@ -108,6 +113,24 @@ def unreadable(path, error):
     return ArchiveUnreadable(
         "%s is not a readable game archive (%s): move it aside and restore a backup, or "
         "choose another --db" % (path, error))
+
+
+def _read_only(path, timeout):
+    """A connection that never writes, even a lock: a read-only file or folder reads too.
+
+    SQLite reads a WAL archive through its `-shm` file, which a read-only folder cannot
+    hold; the archive is then read as it is on disk (`immutable`), as the last writer left
+    it when it closed."""
+    uri = "file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(path))
+    db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=timeout)
+    try:
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError as error:
+        if _is_busy(error):
+            raise
+        db.close()
+    return sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None, timeout=timeout)
 
 
 def _size(path):
@@ -141,15 +164,24 @@ class Archive:
             raise ArchiveError("no folder %s for the archive %s: create it first or choose "
                                "another --db" % (directory, self.path))
         empty = readonly and not os.path.exists(self.path)
-        # isolation_level=None: we open and commit every transaction ourselves.
-        self.db = sqlite3.connect(":memory:" if empty else self.path, isolation_level=None,
-                                  timeout=WRITE_WAIT_S if busy_timeout is None else busy_timeout)
+        timeout = WRITE_WAIT_S if busy_timeout is None else busy_timeout
+        if empty:
+            self.db = sqlite3.connect(":memory:", isolation_level=None)
+        elif readonly:
+            self.db = _read_only(self.path, timeout)
+        else:
+            # isolation_level=None: we open and commit every transaction ourselves.
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=timeout)
         try:
             self._open(readonly and not empty)
         except sqlite3.DatabaseError as error:
             self.db.close()
             if _is_busy(error):
                 raise ArchiveBusy("%s is locked by another program (%s)" % (self.path, error))
+            if "readonly" in str(error):
+                raise ArchiveReadOnly(
+                    "%s is read-only (%s): games list, show and export read it; to change it, "
+                    "make the file and its folder writable, or copy it" % (self.path, error))
             raise self.unreadable(error)
         except BaseException:
             self.db.close()
