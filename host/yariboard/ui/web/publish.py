@@ -1,0 +1,32 @@
+"""From a play session to the live feed: what the loops of play, sim, demo and serve call after
+each step. It keeps what one snapshot cannot know alone (the notation so far, the
+evaluation after each move for the graph) and publishes only when something changed."""
+from yariboard.records.analysis import capped
+from yariboard.ui.web import snapshot
+
+MATE_SCORE = 10000
+
+
+class LiveBoard:
+    def __init__(self, feed, name):
+        self.feed = feed
+        self.name = name
+        self.notation = snapshot.Notation()
+        self.evals = {}           # ply -> Black's score after it, while the same game goes on
+        self.game = None
+
+    def update(self, session, state):
+        """Publish the board's state now (`state`: the session's ViewState, with the LEDs and
+        phase of the board); True if it changed."""
+        record = session.recorder.record()
+        snap = snapshot.live(self.name, state, record, self.notation, session.clock)
+        if snap["game_id"] != self.game:
+            self.game, self.evals = snap["game_id"], {}
+        evaluation = state.evaluation
+        if evaluation is not None and record is not None:
+            score = evaluation.score if evaluation.mate is None else (
+                MATE_SCORE if evaluation.mate > 0 else -MATE_SCORE)
+            self.evals[len(snap["moves"])] = capped(score)
+        snap["evals"] = sorted([ply, score] for ply, score in self.evals.items()
+                               if ply <= len(snap["moves"]))
+        return self.feed.publish(self.name, snap)
