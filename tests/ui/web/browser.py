@@ -4,6 +4,10 @@ import tempfile
 
 import pytest
 
+from shogicore.position import Position
+from shogicore.variants import variant_by_name
+from yariboard.ui.web.snapshot import role
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -54,3 +58,46 @@ for (const sq of host.querySelectorAll('sg-squares sq')) {
 }
 return {pieces: pieces, hands: hands, leds: leds};
 """
+
+
+def expected_board(record, plies=None):
+    """The archive's game (its first `plies` moves) replayed by the rules core, as the page
+    should show it: the pieces by square, the hands by side. Written from the SFEN text
+    here, not by the page's board component."""
+    variant = variant_by_name(record.variant)
+    position = Position(variant, record.start_sfen)
+    for usi in record.usi_moves()[:plies]:
+        position.push_usi(usi)
+    board, _, hands = position.sfen().split()[:3]
+    pieces = {}
+    rank = 1
+    for row in board.split("/"):
+        file = variant.files
+        index = 0
+        while index < len(row):
+            if row[index].isdigit():
+                digits = row[index]
+                if index + 1 < len(row) and row[index + 1].isdigit():
+                    index += 1
+                    digits += row[index]
+                file -= int(digits)
+            else:
+                symbol = row[index]
+                if symbol == "+":
+                    index += 1
+                    symbol += row[index]
+                colour = "sente" if symbol[-1].isupper() else "gote"
+                pieces["%d%s" % (file, chr(96 + rank))] = colour + " " + role(symbol)
+                file -= 1
+            index += 1
+        rank += 1
+    hand = {"black": {}, "white": {}}
+    count = ""
+    for char in "" if hands == "-" else hands:
+        if char.isdigit():
+            count += char
+            continue
+        side = "black" if char.isupper() else "white"
+        hand[side][role(char)] = int(count or 1)
+        count = ""
+    return {"pieces": pieces, "hands": hand}

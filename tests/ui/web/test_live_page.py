@@ -9,16 +9,13 @@ import time
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
-from shogicore.position import Position
-from shogicore.variants import variant_by_name
 from yariboard.play.boards import SimTable
 from yariboard.play.clocks import GameClock, TimeControl, format_seconds
 from yariboard.records.archive import Archive
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
 from yariboard.ui.web.server import WebServer
-from yariboard.ui.web.snapshot import role
-from tests.ui.web.browser import READ_BOARD, chromium
+from tests.ui.web.browser import READ_BOARD, expected_board
 
 PAGE_WAIT_S = 20          # a busy machine is slow: the page may take this long, never longer
 MOVE_WAIT_S = 120
@@ -33,54 +30,6 @@ class FakeTime:
 
     def __call__(self):
         return self.now
-
-
-@pytest.fixture
-def browser():
-    driver = chromium()
-    yield driver
-    driver.quit()
-
-
-def expected_board(record):
-    """The archive's game replayed by the rules core, as the page should show it."""
-    variant = variant_by_name(record.variant)
-    position = Position(variant, record.start_sfen)
-    for usi in record.usi_moves():
-        position.push_usi(usi)
-    board, _, hands = position.sfen().split()[:3]
-    pieces = {}
-    rank = 1
-    for row in board.split("/"):
-        file = variant.files
-        index = 0
-        while index < len(row):
-            if row[index].isdigit():
-                digits = row[index]
-                if index + 1 < len(row) and row[index + 1].isdigit():
-                    index += 1
-                    digits += row[index]
-                file -= int(digits)
-            else:
-                symbol = row[index]
-                if symbol == "+":
-                    index += 1
-                    symbol += row[index]
-                colour = "sente" if symbol[-1].isupper() else "gote"
-                pieces["%d%s" % (file, chr(96 + rank))] = colour + " " + role(symbol)
-                file -= 1
-            index += 1
-        rank += 1
-    hand = {"black": {}, "white": {}}
-    count = ""
-    for char in "" if hands == "-" else hands:
-        if char.isdigit():
-            count += char
-            continue
-        side = "black" if char.isupper() else "white"
-        hand[side][role(char)] = int(count or 1)
-        count = ""
-    return {"pieces": pieces, "hands": hand}
 
 
 def page_state(driver):

@@ -32,7 +32,6 @@ METHODS = ("GET", "HEAD", "POST")
 SEARCH_FIELDS = ("player", "date", "variant", "result")
 CONTENT_TYPES = {"pgn": "text/plain", "kif": "text/plain", "csa": "text/plain",
                  "json": "application/json"}
-EXTENSIONS = {"pgn": "pgn", "kif": "kif", "csa": "csa", "json": "json"}
 
 
 def static_dir():
@@ -116,7 +115,7 @@ def make_app(feed, db_path=None, writable=True, token=None):
 
     def game_page(request):
         record, stored = read_game(request)
-        return HTMLResponse(pages.game(snapshot.archived(record, stored), formats.FORMATS))
+        return HTMLResponse(pages.game(snapshot.archived(record, stored), writable_formats(record)))
 
     def game_json(request):
         record, stored = read_game(request)
@@ -127,8 +126,11 @@ def make_app(feed, db_path=None, writable=True, token=None):
         if fmt not in formats.FORMATS:
             raise HTTPException(404, "the archive writes %s, not %r" % (", ".join(formats.FORMATS), fmt))
         record, stored = read_game(request)
-        text = formats.export_games([record], fmt, {record.id: stored} if stored else None)
-        name = "game-%d.%s" % (record.id, EXTENSIONS[fmt])
+        try:
+            text = formats.export_games([record], fmt, {record.id: stored} if stored else None)
+        except RecordError as error:
+            raise HTTPException(415, str(error))
+        name = "game-%d.%s" % (record.id, fmt)
         return Response(text, media_type=CONTENT_TYPES[fmt] + "; charset=utf-8",
                         headers={"Content-Disposition": 'attachment; filename="%s"' % name})
 
@@ -178,6 +180,17 @@ STYLES = snapshot.piece_styles()
 async def archive_failed(request, exc):
     return PlainTextResponse("the archive cannot be read: %s\n" % str(exc).split("\n")[0],
                              status_code=503)
+
+
+def writable_formats(record):
+    """The formats that can hold this game (CSA is for standard shogi only, ...)."""
+    def writes(fmt):
+        try:
+            formats.export_games([record], fmt)
+        except RecordError:
+            return False
+        return True
+    return [fmt for fmt in formats.FORMATS if writes(fmt)]
 
 
 def matches(record, query):

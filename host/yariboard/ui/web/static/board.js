@@ -2,8 +2,14 @@
 // One board with both hands, drawn by shogiground from a snapshot (ui/web/snapshot.py),
 // and the pieces every page shares: players, clocks, the move list, the evaluation graph.
 const YariBoard = (() => {
-  // A piece's role is its SFEN letter in lower case, with 'p' before it when promoted.
-  const fromForsyth = (text) => (text[0] === "+" ? "p" : "") + text[text.length - 1].toLowerCase();
+  // A piece's role is its SFEN letter in lower case, with 'p' before it when promoted;
+  // anything else is no piece (an empty hand is written "-", which shogiground needs to
+  // empty the hands: it ignores an empty text).
+  function fromForsyth(text) {
+    const letter = text[text.length - 1];
+    if (!/^[A-Za-z]$/.test(letter)) return undefined;
+    return (text[0] === "+" ? "p" : "") + letter.toLowerCase();
+  }
   const toForsyth = (role) => (role.length === 2 ? "+" + role[1] : role);
 
   function emptyBoard(snap) {
@@ -12,7 +18,7 @@ const YariBoard = (() => {
 
   function config(snap, position) {
     return {
-      sfen: { board: position.board_sfen || emptyBoard(snap), hands: position.hands_sfen || "" },
+      sfen: { board: position.board_sfen || emptyBoard(snap), hands: position.hands_sfen || "-" },
       lastDests: position.last || [],
       turnColor: position.turn === "white" ? "gote" : "sente",
       drawable: { enabled: false, visible: true, squares: leds(snap.leds || []) },
