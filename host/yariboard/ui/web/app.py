@@ -25,6 +25,8 @@ from yariboard.ui.web import pages, snapshot
 
 MAX_URL = 2048               # characters of path and query
 MAX_BODY = 4096              # bytes of a request body (the names form)
+MAX_HEADERS = 64             # header lines of a request
+MAX_HEADER_BYTES = 16384     # all of them together (h11 refuses a longer one still arriving)
 MAX_STREAMS = 1000           # viewers following the live boards at once
 SEND_TIMEOUT_S = 5.0         # a viewer that reads nothing for this long is dropped
 HEARTBEAT_S = 15.0           # a comment line keeps quiet streams open through proxies
@@ -49,7 +51,11 @@ class Limits:
             return await self.app(scope, receive, send)
         refusal = None
         length = dict(scope["headers"]).get(b"content-length", b"0")
-        if scope["method"] not in METHODS:
+        if len(scope["headers"]) > MAX_HEADERS:
+            refusal = (431, "more than %d header lines" % MAX_HEADERS)
+        elif sum(len(name) + len(value) for name, value in scope["headers"]) > MAX_HEADER_BYTES:
+            refusal = (431, "headers over %d bytes" % MAX_HEADER_BYTES)
+        elif scope["method"] not in METHODS:
             refusal = (405, "method not allowed: the pages only read (GET) and send forms (POST)")
         elif len(scope["raw_path"]) + len(scope["query_string"]) > MAX_URL:
             refusal = (414, "URL longer than %d characters" % MAX_URL)
@@ -139,8 +145,12 @@ def make_app(feed, db_path=None, writable=True, token=None):
             raise HTTPException(403, "read-only: this server is shared beyond this machine")
         if not secrets.compare_digest(request.headers.get("x-yariboard-token", ""), token):
             raise HTTPException(403, "the token printed when the server started is needed")
-        form = await request.form()
-        names = (str(form.get("black", "")), str(form.get("white", "")))
+        try:
+            form = dict(parse_qsl((await request.body()).decode("utf-8"), max_num_fields=2,
+                                  strict_parsing=True))
+        except (UnicodeDecodeError, ValueError):
+            raise HTTPException(400, "the form is black=NAME&white=NAME, URL-encoded")
+        names = (form.get("black", ""), form.get("white", ""))
         try:
             for name, side in zip(names, ("black", "white")):
                 check_name(name, side)

@@ -13,12 +13,11 @@ import threading
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from yariboard.ui.web.app import make_app
+from yariboard.ui.web.app import MAX_HEADER_BYTES, make_app
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8710
 MAX_CONNECTIONS = 1200
-MAX_HEADER_BYTES = 16384
 HEADER_TIMEOUT_S = 10.0
 KEEP_ALIVE_S = 5
 START_TIMEOUT_S = 30.0
