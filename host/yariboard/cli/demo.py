@@ -1,6 +1,9 @@
 """`yariboard demo`: watch two engines play a whole game through the simulated board."""
 from yariboard.play import demo
-from yariboard.cli.common import add_board_option, add_db_option, open_archive
+from contextlib import nullcontext
+
+from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
+from yariboard.cli.serve import Spectators, add_spectator_options
 from yariboard.ui.view import RESULT_TEXT
 
 
@@ -20,13 +23,20 @@ def register(subparsers):
                         help="adjudicate by material after this many moves")
     parser.add_argument("--seed", type=int, default=1, help="engine randomness (a different game per seed)")
     add_board_option(parser, "the board to play on (its variant is the game's)")
+    add_spectator_options(parser)
     parser.set_defaults(func=run)
 
 
 def run(args):
     with open_archive(args) as archive:
-        game_id = demo.run_demo(archive, levels=(args.black_level, args.white_level), max_plies=args.max_plies, seed=args.seed,
-                                seconds_per_move=args.seconds, board=args.board or "yari-9x7")
+        try:
+            spectators = Spectators.from_args(args, archive.path)
+        except (OSError, ValueError) as error:
+            return fail(str(error))
+        with spectators or nullcontext():
+            game_id = demo.run_demo(archive, levels=(args.black_level, args.white_level), max_plies=args.max_plies, seed=args.seed,
+                                    seconds_per_move=args.seconds, board=args.board or "yari-9x7",
+                                    on_step=spectators and spectators.step("1"))
         record = archive.game(game_id)
     print("game %d saved in %s: %d moves, %s (%s)" % (
         game_id, archive.path, len(record.moves), RESULT_TEXT.get(record.winner, "unfinished"),

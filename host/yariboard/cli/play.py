@@ -11,6 +11,7 @@ plays CrazyWa (Debian's `crazywa`), which speaks the XBoard protocol.
 import argparse
 import os
 import queue
+from contextlib import nullcontext
 
 from rich.console import Console
 from rich.text import Text
@@ -20,6 +21,7 @@ from shogicore.variants import BLACK, WHITE
 from yariboard.engines import fsf
 from yariboard import resources
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
+from yariboard.cli.serve import Spectators, add_spectator_options
 from yariboard.play.clocks import GameClock, parse_time_control
 from yariboard.play.controls import HELP as CONTROLS_HELP
 from yariboard.play.controls import HostControls
@@ -70,6 +72,7 @@ def register(subparsers):
     parser.add_argument("--increment", type=float, default=0.0, metavar="SECONDS",
                         help="with a clock: SECONDS added after each move (Fischer)")
     parser.add_argument("--you", default="player", help="your name for the archive")
+    add_spectator_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -136,11 +139,13 @@ def run(args):
     names = (engine_name, args.you) if side == BLACK else (args.you, engine_name)
     console = Console()
     try:
-        with open_archive(args) as archive:
+        with open_archive(args) as archive, \
+                Spectators.from_args(args, archive.path) or nullcontext() as spectators:
+            on_step = spectators and spectators.step("1")
             if args.sim:
-                return play_simulated(args, archive, engine, side, names, console)
-            return play_board(args, archive, engine, side, names, console)
-    except (LinkError, XBoardError) as error:
+                return play_simulated(args, archive, engine, side, names, console, on_step)
+            return play_board(args, archive, engine, side, names, console, on_step)
+    except (LinkError, XBoardError, OSError, ValueError) as error:
         return fail(str(error))
     finally:
         engine.close()
@@ -156,10 +161,11 @@ def start_new_game(args, link, board_variant):
         raise LinkError(str(error))
 
 
-def play_simulated(args, archive, engine, side, names, console):
+def play_simulated(args, archive, engine, side, names, console, on_step=None):
     with make_rig(args, "real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
                          time_limit=args.seconds, clock=args.clock)
+        sim.on_step = on_step
         sim.pump(0.2)
         new_game = check_game_options(args, rig.board.config.variant)
         if new_game:
@@ -172,7 +178,7 @@ def play_simulated(args, archive, engine, side, names, console):
     return 0
 
 
-def play_board(args, archive, engine, side, names, console):
+def play_board(args, archive, engine, side, names, console, on_step=None):
     link = Link(port=args.port)
     link.connect(timeout=10)
     recorder = Recorder(link, archive, black=names[0], white=names[1])
@@ -186,6 +192,8 @@ def play_board(args, archive, engine, side, names, console):
     try:
         while not session.finished():
             controls.followed(session.step(0.05))
+            if on_step:
+                on_step(session, session.view(names=names))
             try:
                 words = lines.get_nowait().split()
             except queue.Empty:

@@ -84,11 +84,21 @@ class Spectators:
             self.voiced = name
             self.announcer.update(session.recorder.position, session.recorder.record(), state)
 
+    def step(self, name):
+        """The on_step(session, state) callback of board `name`."""
+        return lambda session, state: self.update(name, session, state)
+
     def close(self):
         if self.server:
             self.server.stop()
         if self.voice:
             self.voice.close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 def register(subparsers):

@@ -8,6 +8,7 @@ keyboard or from a script file (one command per line, `#` starts a comment).
 import argparse
 import os
 import queue
+from contextlib import nullcontext
 import sys
 import tempfile
 import threading
@@ -22,6 +23,7 @@ from shogicore.notation import parse_usi, to_usi
 from shogicore.variants import variant_by_name
 from yariboard import resources
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
+from yariboard.cli.serve import Spectators, add_spectator_options
 from yariboard.play.controls import HELP as CONTROLS_HELP
 from yariboard.play.controls import MODES, VARIANTS, HostControls, check_new_game
 from yariboard.board.link import Link
@@ -89,6 +91,7 @@ def register(subparsers):
     add_game_options(parser)
     parser.add_argument("--emulator", action="store_true",
                         help="run the real Pico firmware image on the emulated RP2040 (docs/emulator.md)")
+    add_spectator_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -117,10 +120,14 @@ class SimConsole:
                                    clock=clock)
         self.controls = HostControls(self.session, archive, arrange=rig.arrange)
         self._shown = None        # the ViewState last printed
+        self.on_step = None       # on_step(session, state) after each step (--serve, --voice)
 
     def pump(self, timeout=0.05):
         events = self.session.step(timeout)
         self.controls.followed(events)
+        if self.on_step:
+            self.on_step(self.session, self.session.view(self.rig.led_styles(), self.names,
+                                                         self.rig.phase()))
         return events
 
     def show(self, only_if_changed=False):
@@ -236,14 +243,24 @@ def run(args):
             new_game = check_game_options(args, rig.board.config.variant)
         except ValueError as error:
             return fail(str(error))
-        sim = SimConsole(rig, archive, console)
-        sim.pump(0.2)
-        if new_game:
-            sim.execute("new " + " ".join(new_game))
-        console.print("simulated board on %s (flash in %s, %s clock)" % (rig.port, rig.storage_dir, clock))
-        if args.script:
-            return run_script(sim, args.script)
-        return run_interactive(sim, console)
+        try:
+            spectators = Spectators.from_args(args, archive.path)
+        except (OSError, ValueError) as error:
+            return fail(str(error))
+        with spectators or nullcontext():
+            return run_console(args, rig, archive, console, new_game, clock, spectators)
+
+
+def run_console(args, rig, archive, console, new_game, clock, spectators):
+    sim = SimConsole(rig, archive, console)
+    sim.on_step = spectators and spectators.step("1")
+    sim.pump(0.2)
+    if new_game:
+        sim.execute("new " + " ".join(new_game))
+    console.print("simulated board on %s (flash in %s, %s clock)" % (rig.port, rig.storage_dir, clock))
+    if args.script:
+        return run_script(sim, args.script)
+    return run_interactive(sim, console)
 
 
 def make_rig(args, clock):

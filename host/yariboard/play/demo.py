@@ -29,11 +29,12 @@ WINNER_NAMES = {BLACK: "black", WHITE: "white", None: "draw"}
 
 def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1,
              seconds_per_move=SECONDS_PER_MOVE, console=None, live=True, storage_dir=None,
-             board="yari-9x7"):
+             board="yari-9x7", on_step=None):
     """Play one engine-vs-engine game on the simulated board; returns the archive game id.
 
     `levels`: (Black's, White's) engine levels; unequal levels make a decisive game likely.
     `board`: the simulated board (hardware/boards/NAME.json), whose variant is played.
+    `on_step(session, state)`: called after every step with the game's ViewState (--serve).
     """
     console = console or Console()
     names = tuple("built-in engine, level %d" % level for level in levels)
@@ -53,8 +54,12 @@ def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1
                 if pending:
                     position, move = pending.pop()
                     rig.perform(position, move)
-                if refresh:
-                    refresh.update(render(session.view(rig.led_styles(), names, rig.phase())))
+                if refresh or on_step:
+                    state = session.view(rig.led_styles(), names, rig.phase())
+                    if refresh:
+                        refresh.update(render(state))
+                    if on_step:
+                        on_step(session, state)
                 if recorder.position is not None and len(recorder.position.moves()) >= max_plies:
                     winner = WINNER_NAMES[adjudicate(recorder.position)]
                     archive.finish(recorder.game_id, winner, "adjudication")
@@ -62,8 +67,11 @@ def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1
                     break
             # Let the board light the end of the game, then show it one last time.
             time.sleep(0.2)
+            state = session.view(rig.led_styles(), names, rig.phase())
             if refresh:
-                refresh.update(render(session.view(rig.led_styles(), names, rig.phase())))
+                refresh.update(render(state))
+            if on_step:
+                on_step(session, state)
         finally:
             if refresh:
                 refresh.stop()
