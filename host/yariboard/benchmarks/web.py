@@ -27,6 +27,7 @@ BOARDS = 4
 PLIES = 12
 RUN_DEADLINE_S = 600
 CONNECT_DEADLINE_S = 120
+VIEWER_NICENESS = 19
 
 
 def play(tables, lives, plies):
@@ -76,10 +77,10 @@ def tournament(viewers):
                          "follow(%d, %d, %d)" % (server.port, viewers, BOARDS * PLIES)],
                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
                     deadline = time.monotonic() + CONNECT_DEADLINE_S
-                    while feed.viewers() < viewers:
+                    while server.viewers() < viewers:
                         if time.monotonic() > deadline or follower.poll() is not None:
                             raise RuntimeError("only %d of %d viewers connected"
-                                               % (feed.viewers(), viewers))
+                                               % (server.viewers(), viewers))
                         time.sleep(0.05)
                 stored_at, own = play(tables, lives, PLIES)
                 games = {table.name: archive.game(table.recorder.game_id).usi_moves()[:PLIES]
@@ -99,6 +100,7 @@ def tournament(viewers):
 def follow(port, viewers, moves):
     """Run `viewers` event-stream readers until each has seen `moves` moves in all (the
     subprocess side); print per viewer {board: [[ply, received at], ...], "usi": ...}."""
+    os.nice(VIEWER_NICENESS)        # browsers run on other machines: not before the recording
     results = asyncio.run(_follow_all(port, viewers, moves))
     print(json.dumps(results))
 

@@ -12,8 +12,6 @@ import pytest
 
 from yariboard.play.boards import SimTable
 from yariboard.records.archive import Archive
-from yariboard.ui.web import app as web_app
-from yariboard.ui.web import server as web_server
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
 from yariboard.ui.web.server import WebServer
@@ -54,7 +52,8 @@ def recording(tmp_path):
     more moves and publishes them."""
     db = str(tmp_path / "games.sqlite3")
     feed = LiveFeed()
-    with Archive(db) as archive, WebServer(feed, db, port=0, max_connections=60) as server:
+    with Archive(db) as archive, WebServer(feed, db, port=0, max_connections=60,
+                                                  header_timeout=1.0, send_timeout=1.0) as server:
         table = SimTable("1", archive, seed=7)
         live = LiveBoard(feed, "1")
 
@@ -130,9 +129,8 @@ def test_malformed_event_requests_get_a_clear_refusal(recording):
     play(1)
 
 
-def test_idle_connections_are_refused_beyond_the_limit_then_dropped(recording, monkeypatch):
+def test_idle_connections_are_refused_beyond_the_limit_then_dropped(recording):
     server, _, _, play, _ = recording
-    monkeypatch.setattr(web_server, "HEADER_TIMEOUT_S", 1.0)
     idle = [socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S) for _ in range(70)]
     try:
         idle[0].sendall(b"GET / HTTP/1.1\r\nHost")          # half a request, never finished
@@ -150,22 +148,21 @@ def test_idle_connections_are_refused_beyond_the_limit_then_dropped(recording, m
     play(1)
 
 
-def test_a_viewer_that_stops_reading_is_dropped(recording, monkeypatch):
+def test_a_viewer_that_stops_reading_is_dropped(recording):
     server, _, _, play, feed = recording
-    monkeypatch.setattr(web_app, "SEND_TIMEOUT_S", 1.0)
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.connect(("127.0.0.1", server.port))
     try:
         sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         deadline = time.monotonic() + WAIT_S
-        while feed.viewers() < 1:
+        while server.viewers() < 1:
             assert time.monotonic() < deadline
             time.sleep(0.05)
         padding = "x" * 200000
         for number in range(100):                # 20 MB the viewer never reads
-            assert feed.publish("flood", {"n": number, "padding": padding})
-        while feed.viewers():
+            assert feed.publish("flood %d" % number, {"padding": padding})
+        while server.viewers():
             assert time.monotonic() < deadline, "the viewer that reads nothing was kept"
             time.sleep(0.05)
         play(2)

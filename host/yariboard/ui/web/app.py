@@ -84,9 +84,10 @@ def _bounded(receive):
     return bounded
 
 
-def make_app(feed, db_path=None, writable=True, token=None):
-    """The Starlette application. `feed`: the LiveFeed of the boards recorded here;
-    `db_path`: the archive the pages read (None: the default one)."""
+def make_app(feed, db_path=None, writable=True, token=None, send_timeout=SEND_TIMEOUT_S,
+             on_viewers=None):
+    """The ASGI application and its EventStreams. `feed`: the LiveFeed of the boards
+    recorded here; `db_path`: the archive the pages read (None: the default one)."""
     token = token or secrets.token_urlsafe(16)
 
     def archive():
@@ -181,7 +182,8 @@ def make_app(feed, db_path=None, writable=True, token=None):
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: refused,
                                                       ArchiveError: archive_failed})
-    return Limits(EventStreams(feed, app))
+    streams = EventStreams(feed, app, send_timeout, on_viewers)
+    return Limits(streams), streams
 
 
 STYLES = snapshot.piece_styles()
@@ -222,11 +224,39 @@ class EventStreams:
     """`/events`: server-sent events of the live boards (`?board=NAME`: one, else all).
 
     Raw ASGI, so that every send can be given a deadline: a viewer whose connection stops
-    taking data is dropped after SEND_TIMEOUT_S instead of holding anything up."""
+    taking data is dropped after `send_timeout` seconds instead of holding anything up.
+    `on_viewers(count)` is told how many streams are open whenever that changes."""
 
-    def __init__(self, feed, app):
+    def __init__(self, feed, app, send_timeout=SEND_TIMEOUT_S, on_viewers=None):
         self.feed = feed
         self.app = app
+        self.send_timeout = send_timeout
+        self.on_viewers = on_viewers
+        self.closing = False
+        self._loop = None
+        self._waiters = set()            # asyncio.Event of every open stream
+        feed.listeners.append(self._changed)
+
+    def _changed(self, board, text):
+        """From any thread: wake every stream on the server's loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._wake)
+            except RuntimeError:          # the loop closed meanwhile: nobody to wake
+                pass
+
+    def _wake(self):
+        for event in self._waiters:
+            event.set()
+
+    def close(self):
+        """End every stream (the server is stopping); from any thread."""
+        self.closing = True
+        self._changed(None, None)
+
+    def viewers(self):
+        return len(self._waiters)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["path"] != "/events":
@@ -235,6 +265,7 @@ class EventStreams:
         if refusal:
             response = PlainTextResponse(refusal[1] + "\n", status_code=refusal[0])
             return await response(scope, receive, send)
+        self._loop = asyncio.get_running_loop()
         await self._stream(scope, receive, send)
 
     def _refusal(self, scope):
@@ -246,13 +277,19 @@ class EventStreams:
         board = query.get("board")
         if board is not None and board not in self.feed.names():
             return 404, "no live board %r" % board[:40]
-        if self.feed.viewers() >= MAX_STREAMS:
+        if len(self._waiters) >= MAX_STREAMS:
             return 503, "too many viewers (%d): try again later" % MAX_STREAMS
         return None
 
+    def _count(self):
+        if self.on_viewers:
+            self.on_viewers(len(self._waiters))
+
     async def _stream(self, scope, receive, send):
         board = _query(scope).get("board")
-        wake = self.feed.subscribe()
+        wake = asyncio.Event()
+        self._waiters.add(wake)
+        self._count()
         gone = asyncio.Event()
 
         async def watch_disconnect():
@@ -264,33 +301,35 @@ class EventStreams:
         watcher = asyncio.ensure_future(watch_disconnect())
         sent = {}
         try:
-            await asyncio.wait_for(send({
+            await self._send(send, {
                 "type": "http.response.start", "status": 200,
                 "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
-                            (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]}),
-                SEND_TIMEOUT_S)
-            while not gone.is_set() and not self.feed.closing:
+                            (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]})
+            while not gone.is_set() and not self.closing:
                 wake.clear()
                 for name in ([board] if board else self.feed.names()):
-                    version, text, _ = self.feed.latest(name)
+                    version, text = self.feed.latest(name)
                     if sent.get(name) != version:
-                        await self._send(send, "event: board\ndata: %s\n\n" % text)
+                        await self._body(send, "event: board\ndata: %s\n\n" % text)
                         sent[name] = version
                 try:
                     await asyncio.wait_for(wake.wait(), HEARTBEAT_S)
                 except asyncio.TimeoutError:
-                    await self._send(send, ": still here\n\n")
-            await asyncio.wait_for(send({"type": "http.response.body", "body": b""}),
-                                   SEND_TIMEOUT_S)
+                    await self._body(send, ": still here\n\n")
+            await self._send(send, {"type": "http.response.body", "body": b""})
         except asyncio.TimeoutError:
             pass                      # the viewer stopped reading: dropped
         finally:
-            self.feed.unsubscribe(wake)
+            self._waiters.discard(wake)
+            self._count()
             watcher.cancel()
 
-    async def _send(self, send, text):
-        await asyncio.wait_for(send({"type": "http.response.body", "body": text.encode("utf-8"),
-                                     "more_body": True}), SEND_TIMEOUT_S)
+    async def _body(self, send, text):
+        await self._send(send, {"type": "http.response.body", "body": text.encode("utf-8"),
+                                "more_body": True})
+
+    async def _send(self, send, message):
+        await asyncio.wait_for(send(message), self.send_timeout)
 
 
 def _query(scope):

@@ -1,44 +1,36 @@
-"""The web server in a thread of its own beside the recording: uvicorn with every limit set.
+"""The web server in a process of its own beside the recording: uvicorn with every limit set.
+
+Its own process, at a lower CPU priority, so that however many viewers it serves it never
+takes the recording's interpreter or a busy CPU from it: the recording's feed hands each changed snapshot to a sender thread
+(newest per board only, never waiting), which writes it down a pipe; the server process
+reads it into its own feed and wakes the streams. When the recording process ends, the
+pipe closes and the server stops.
 
 Connections are bounded in number (`limit_concurrency`: a clear 503 beyond), header size
-(h11's incomplete-event limit: a 400), and time: a connection that has not sent a whole
-request within HEADER_TIMEOUT_S is closed (uvicorn waits for ever otherwise), an idle
-keep-alive one after KEEP_ALIVE_S. Listening beyond 127.0.0.1 makes the pages read-only.
+(h11's limit while a request arrives, app.Limits once whole), and time: a connection that
+has not sent a whole request within `header_timeout` is closed (uvicorn would wait for
+ever), an idle keep-alive one after KEEP_ALIVE_S. Listening beyond this machine makes the
+pages read-only.
 """
 import asyncio
 import ipaddress
+import multiprocessing
+import os
 import secrets
+import signal
+import socket
 import threading
 
-import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
-
-from yariboard.ui.web.app import MAX_HEADER_BYTES, make_app
+from yariboard.ui.web.app import MAX_HEADER_BYTES, SEND_TIMEOUT_S
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8710
 MAX_CONNECTIONS = 1200
 HEADER_TIMEOUT_S = 10.0
 KEEP_ALIVE_S = 5
-START_TIMEOUT_S = 30.0
-
-
-class HeaderTimeoutH11(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, closing a connection whose first request is not whole in
-    time (thousands of silent connections must not hold the server's places); after a
-    response, uvicorn's own keep-alive timeout takes over."""
-
-    def connection_made(self, transport):
-        super().connection_made(transport)
-        self._header_timer = self.loop.call_later(HEADER_TIMEOUT_S, self._header_timeout)
-
-    def _header_timeout(self):
-        if self.cycle is None and not self.transport.is_closing():
-            self.transport.close()
-
-    def connection_lost(self, exc):
-        self._header_timer.cancel()
-        super().connection_lost(exc)
+START_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 10.0
+NICENESS = 10             # the server process's lower CPU priority than the recording's
 
 
 def is_loopback(host):
@@ -52,27 +44,23 @@ class WebServer:
     """Serves `feed` and the archive at `db_path` until stop(); `port` 0 picks a free one."""
 
     def __init__(self, feed, db_path=None, host=DEFAULT_HOST, port=DEFAULT_PORT,
-                 max_connections=MAX_CONNECTIONS):
+                 max_connections=MAX_CONNECTIONS, header_timeout=HEADER_TIMEOUT_S,
+                 send_timeout=SEND_TIMEOUT_S):
         self.feed = feed
         self.host = host
+        self.port = port
         self.writable = is_loopback(host)
         self.token = secrets.token_urlsafe(16)
-        app = make_app(feed, db_path, writable=self.writable, token=self.token)
-        self.config = uvicorn.Config(
-            app, host=host, port=port, http=HeaderTimeoutH11, ws="none", lifespan="off",
-            log_level="warning", access_log=False, limit_concurrency=max_connections,
-            h11_max_incomplete_event_size=MAX_HEADER_BYTES, timeout_keep_alive=KEEP_ALIVE_S,
-            timeout_graceful_shutdown=1)
-        self.server = uvicorn.Server(self.config)
-        self.thread = None
-        self.error = None
-
-    @property
-    def port(self):
-        servers = getattr(self.server, "servers", None)
-        if servers:
-            return servers[0].sockets[0].getsockname()[1]
-        return self.config.port
+        self.settings = dict(db_path=db_path, host=host, port=port, writable=self.writable,
+                             token=self.token, max_connections=max_connections,
+                             header_timeout=header_timeout, send_timeout=send_timeout)
+        self.process = None
+        self._pipe = None
+        self._pending = {}               # board -> newest JSON text not yet sent
+        self._wake = threading.Condition()
+        self._send_lock = threading.Lock()
+        self._viewers = 0
+        self._stopping = False
 
     @property
     def url(self):
@@ -80,33 +68,82 @@ class WebServer:
         return "http://%s:%d/" % (host, self.port)
 
     def start(self):
-        """Start serving in a thread; OSError (the port is taken, ...) if it cannot."""
-        self.thread = threading.Thread(target=self._run, name="web server", daemon=True)
-        self.thread.start()
-        while not self.server.started and self.thread.is_alive():
-            self.thread.join(0.02)
-        if not self.server.started:
+        """Start the server process; OSError (the port is taken, ...) if it cannot listen."""
+        context = multiprocessing.get_context("spawn")
+        self._pipe, child_end = context.Pipe()
+        self.process = context.Process(target=serve, args=(child_end, self.settings),
+                                       name="yariboard web server", daemon=True)
+        self.process.start()
+        child_end.close()
+        if not self._pipe.poll(START_TIMEOUT_S):
+            self.process.kill()
+            raise OSError("the web server did not start within %d s" % START_TIMEOUT_S)
+        kind, value = self._pipe.recv()
+        if kind == "error":
+            self.process.join(STOP_TIMEOUT_S)
             raise OSError("the web server could not listen on %s port %d: %s"
-                          % (self.host, self.config.port, self.error or "it stopped"))
+                          % (self.host, self.settings["port"], value))
+        self.port = value
+        for name in self.feed.names():
+            self._pending[name] = self.feed.latest(name)[1]
+        self.feed.listeners.append(self._changed)
+        threading.Thread(target=self._send, name="web feed", daemon=True).start()
+        threading.Thread(target=self._receive, name="web viewers", daemon=True).start()
         return self
 
-    def _run(self):
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        self.feed.attach(loop)
-        try:
-            loop.run_until_complete(self.server.serve())
-        except (OSError, SystemExit) as error:   # uvicorn exits when it cannot bind
-            self.error = error
-        finally:
-            self.feed.attach(None)
-            loop.close()
+    def _changed(self, board, text):
+        with self._wake:
+            self._pending[board] = text
+            self._wake.notify()
+
+    def _send(self):
+        """Hand the newest snapshots to the server process (this thread alone may wait)."""
+        while True:
+            with self._wake:
+                while not self._pending and not self._stopping:
+                    self._wake.wait()
+                if self._stopping:
+                    return
+                pending, self._pending = self._pending, {}
+            try:
+                with self._send_lock:
+                    for board, text in pending.items():
+                        self._pipe.send(("board", board, text))
+            except (OSError, ValueError):
+                return
+
+    def _receive(self):
+        while True:
+            try:
+                kind, value = self._pipe.recv()
+            except (EOFError, OSError):
+                return
+            if kind == "viewers":
+                self._viewers = value
+
+    def viewers(self):
+        """How many viewers follow the live boards (as the server process last said)."""
+        return self._viewers
 
     def stop(self):
-        self.feed.close()
-        self.server.should_exit = True
-        if self.thread is not None:
-            self.thread.join(timeout=10)
+        if self.process is None:
+            return
+        if self._changed in self.feed.listeners:
+            self.feed.listeners.remove(self._changed)
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
+        try:
+            with self._send_lock:
+                self._pipe.send(("stop", None, None))
+        except (OSError, ValueError):
+            pass
+        self.process.join(STOP_TIMEOUT_S)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self._pipe.close()
+        self.process = None
 
     def __enter__(self):
         return self.start()
@@ -122,3 +159,81 @@ class WebServer:
         else:
             lines.append("shared beyond this machine: the pages are read-only")
         return "\n".join(lines)
+
+
+# -- the server process ---------------------------------------------------------------------
+
+
+def serve(pipe, settings):
+    """The server process: listen, tell the port, serve until told to stop or orphaned."""
+    import uvicorn
+
+    from yariboard.ui.web.app import make_app
+    from yariboard.ui.web.feed import LiveFeed
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the recording's to handle
+    os.nice(NICENESS)                                  # a busy CPU goes to the recording first
+    try:
+        family = socket.AF_INET6 if ":" in settings["host"] else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((settings["host"], settings["port"]))
+        sock.listen(512)
+    except OSError as error:
+        pipe.send(("error", error.strerror or str(error)))
+        return
+    feed = LiveFeed()
+    lock = threading.Lock()
+
+    def tell_viewers(count):
+        with lock:
+            pipe.send(("viewers", count))
+
+    app, streams = make_app(feed, settings["db_path"], settings["writable"], settings["token"],
+                            settings["send_timeout"], tell_viewers)
+    config = uvicorn.Config(
+        app, http=header_timeout_protocol(settings["header_timeout"]), ws="none",
+        lifespan="off", log_level="warning", access_log=False,
+        limit_concurrency=settings["max_connections"],
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES, timeout_keep_alive=KEEP_ALIVE_S,
+        timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+
+    def read_feed():
+        while True:
+            try:
+                kind, board, text = pipe.recv()
+            except (EOFError, OSError):
+                kind = "stop"
+            if kind == "stop":
+                streams.close()
+                server.should_exit = True
+                return
+            feed.publish_text(board, text)
+
+    threading.Thread(target=read_feed, name="web feed", daemon=True).start()
+    with lock:
+        pipe.send(("listening", sock.getsockname()[1]))
+    asyncio.run(server.serve(sockets=[sock]))
+
+
+def header_timeout_protocol(seconds):
+    """uvicorn's HTTP/1.1 protocol, closing a connection whose first request is not whole
+    within `seconds` (thousands of silent connections must not hold the server's places);
+    after a response, uvicorn's own keep-alive timeout takes over."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderTimeoutH11(H11Protocol):
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._header_timer = self.loop.call_later(seconds, self._header_timeout)
+
+        def _header_timeout(self):
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_lost(self, exc):
+            self._header_timer.cancel()
+            super().connection_lost(exc)
+
+    return HeaderTimeoutH11

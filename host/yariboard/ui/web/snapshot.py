@@ -114,8 +114,7 @@ def live(board, state, record, notation, clock=None):
     the recorder holds it (None before the board was heard)."""
     snap = {"board": board, "status": state.status, "message": state.message,
             "leds": sorted([square, style] for square, style in state.leds.items()),
-            "clocks": clock_fields(clock), "order": state.order, "hint": state.hint,
-            "thinking": state.thinking}
+            "clocks": clock_fields(clock), "order": state.order, "hint": state.hint}
     if record is None:
         snap.update(layout("yari"), moves=[], game_id=None, black="", white="", result="",
                     sfen="", board_sfen="", hands_sfen="", turn="black", last=[])
