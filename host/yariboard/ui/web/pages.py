@@ -32,8 +32,8 @@ def moves_panel():
     return ('<div class="info"><div class="evaluation"><span class="score"></span> '
             '<span class="pv"></span></div><svg class="graph" viewBox="0 0 300 80" '
             'preserveAspectRatio="none"></svg>'
-            '<table class="moves"><thead><tr><th>#</th><th>Hodges</th><th>日本語</th></tr></thead>'
-            '<tbody></tbody></table></div>')
+            '<div class="moves-scroll"><table class="moves"><thead><tr><th>#</th><th>Hodges</th>'
+            '<th>日本語</th></tr></thead><tbody></tbody></table></div></div>')
 
 
 def live(board):

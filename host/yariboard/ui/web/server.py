@@ -14,12 +14,14 @@ pages read-only.
 """
 import asyncio
 import ipaddress
-import multiprocessing
 import os
 import secrets
 import signal
 import socket
+import subprocess
+import sys
 import threading
+from multiprocessing.connection import Connection
 
 from yariboard.ui.web.app import MAX_HEADER_BYTES, SEND_TIMEOUT_S
 
@@ -69,18 +71,25 @@ class WebServer:
 
     def start(self):
         """Start the server process; OSError (the port is taken, ...) if it cannot listen."""
-        context = multiprocessing.get_context("spawn")
-        self._pipe, child_end = context.Pipe()
-        self.process = context.Process(target=serve, args=(child_end, self.settings),
-                                       name="yariboard web server", daemon=True)
-        self.process.start()
-        child_end.close()
+        parent_sock, child_sock = socket.socketpair()
+        self._pipe = Connection(parent_sock.detach())
+        child_fd = child_sock.detach()
+        # A fresh interpreter, not multiprocessing's spawn: that would run the caller's own
+        # main script again in the child.
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from yariboard.ui.web.server import serve; serve(%d)" % child_fd],
+            pass_fds=(child_fd,), stdin=subprocess.DEVNULL)
+        os.close(child_fd)
+        self._pipe.send(self.settings)
         if not self._pipe.poll(START_TIMEOUT_S):
             self.process.kill()
             raise OSError("the web server did not start within %d s" % START_TIMEOUT_S)
-        kind, value = self._pipe.recv()
+        try:
+            kind, value = self._pipe.recv()
+        except EOFError:
+            kind, value = "error", "its process ended (exit status %s)" % self.process.wait()
         if kind == "error":
-            self.process.join(STOP_TIMEOUT_S)
+            self.process.wait(STOP_TIMEOUT_S)
             raise OSError("the web server could not listen on %s port %d: %s"
                           % (self.host, self.settings["port"], value))
         self.port = value
@@ -138,10 +147,11 @@ class WebServer:
                 self._pipe.send(("stop", None, None))
         except (OSError, ValueError):
             pass
-        self.process.join(STOP_TIMEOUT_S)
-        if self.process.is_alive():
+        try:
+            self.process.wait(STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
             self.process.kill()
-            self.process.join()
+            self.process.wait()
         self._pipe.close()
         self.process = None
 
@@ -164,8 +174,9 @@ class WebServer:
 # -- the server process ---------------------------------------------------------------------
 
 
-def serve(pipe, settings):
-    """The server process: listen, tell the port, serve until told to stop or orphaned."""
+def serve(fd):
+    """The server process: listen, tell the port, serve until told to stop or orphaned.
+    `fd`: its end of the socket pair to the recording's process."""
     import uvicorn
 
     from yariboard.ui.web.app import make_app
@@ -173,6 +184,8 @@ def serve(pipe, settings):
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the recording's to handle
     os.nice(NICENESS)                                  # a busy CPU goes to the recording first
+    pipe = Connection(fd)
+    settings = pipe.recv()
     try:
         family = socket.AF_INET6 if ":" in settings["host"] else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)

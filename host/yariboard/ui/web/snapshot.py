@@ -11,7 +11,7 @@ from shogicore.move import parse_usi
 from shogicore.notation import hodges_name, to_hodges
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
-from yariboard.board.ledstyles import style_names
+from yariboard.board.ledstyles import MEANINGS, style_names
 from yariboard.play.clocks import format_seconds
 from yariboard.records.formats.kif import PIECES as JAPANESE_PIECES
 from yariboard.records.formats.kif import move_text as japanese_move_text
@@ -114,7 +114,8 @@ def live(board, state, record, notation, clock=None):
     the recorder holds it (None before the board was heard)."""
     snap = {"board": board, "status": state.status, "message": state.message,
             "leds": sorted([square, style] for square, style in state.leds.items()),
-            "clocks": clock_fields(clock), "order": state.order, "hint": state.hint}
+            "clocks": clock_fields(clock), "order": state.order, "hint": state.hint,
+            "legend": [[style, MEANINGS.get(style, style)] for style in sorted(set(state.leds.values()))]}
     if record is None:
         snap.update(layout("yari"), moves=[], game_id=None, black="", white="", result="",
                     sfen="", board_sfen="", hands_sfen="", turn="black", last=[])
@@ -176,4 +177,5 @@ def piece_styles():
     for style in style_names():
         rules.append("sg-squares sq.led-%s { box-shadow: inset 0 0 0 0.35em %s; "
                      "background-color: %s66; }" % (style, led_rgb(style), led_rgb(style)))
+        rules.append(".led-swatch.led-%s { background: %s; }" % (style, led_rgb(style)))
     return "\n".join(rules) + "\n"

@@ -90,6 +90,7 @@ const YariBoard = (() => {
         }
       }
       tr.classList.toggle("current", index + 1 === current);
+      if (index + 1 === current) tr.scrollIntoView({ block: "nearest" });
     });
   }
 

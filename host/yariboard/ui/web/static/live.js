@@ -3,6 +3,18 @@
 (() => {
   const main = document.querySelector("main.live");
   const panel = main.querySelector(".panel");
+  // What the lit LEDs mean, each with its colour (the overlay's, from /pieces.css).
+  function legend(rows) {
+    const box = main.querySelector(".leds");
+    box.innerHTML = "";
+    for (const [style, meaning] of rows) {
+      const item = document.createElement("span"), swatch = document.createElement("i");
+      swatch.className = "led-swatch led-" + style;
+      item.append(swatch, meaning);
+      box.append(item);
+    }
+  }
+
   const source = new EventSource("/events?board=" + encodeURIComponent(main.dataset.board));
   source.addEventListener("board", (event) => {
     const snap = JSON.parse(event.data);
@@ -15,6 +27,7 @@
     const evaluation = snap.evaluation;
     YariBoard.text(main, ".evaluation .score", evaluation ? evaluation.text : "");
     YariBoard.text(main, ".evaluation .pv", evaluation ? evaluation.pv.join(" ") : "");
+    legend(snap.legend || []);
     main.dataset.ply = snap.moves.length;
     main.dataset.gameId = snap.game_id || "";
   });
