@@ -170,3 +170,27 @@ def test_the_game_page_offers_only_the_formats_that_hold_its_variant(archive_ser
         urllib.request.urlopen(server.url + "game/%d/download.csa" % ids[0])
     assert refused.value.code == 415
     assert b"CSA holds standard shogi only" in refused.value.read()
+
+
+def test_renaming_the_players_on_the_page_needs_the_token(archive_server, browser):
+    server, db, ids = archive_server
+    browser.get(server.url + "game/%d" % ids[1])
+
+    def rename(black, token):
+        form = browser.find_element(By.CSS_SELECTOR, "form.players")
+        for name, value in (("black", black), ("token", token)):
+            field = form.find_element(By.NAME, name)
+            field.clear()
+            field.send_keys(value)
+        browser.execute_script("arguments[0].querySelector('.answer').textContent = ''", form)
+        form.find_element(By.TAG_NAME, "button").click()
+        WebDriverWait(browser, PAGE_WAIT_S).until(
+            lambda driver: form.find_element(By.CSS_SELECTOR, ".answer").text)
+        return form.find_element(By.CSS_SELECTOR, ".answer").text
+
+    assert rename("Mallory", "a guess") == "the token printed when the server started is needed"
+    with Archive(db, readonly=True) as archive:
+        assert archive.game(ids[1]).black == "Chen"
+    assert rename("Chen Wei", server.token) == "players of game %d set" % ids[1]
+    with Archive(db, readonly=True) as archive:
+        assert (archive.game(ids[1]).black, archive.game(ids[1]).white) == ("Chen Wei", "Aoki")

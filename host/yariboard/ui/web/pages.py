@@ -92,11 +92,16 @@ def game(data, formats):
     steps = ('<div class="steps"><button data-step="first">|&lt;</button>'
              '<button data-step="back">&lt;</button><span class="ply"></span>'
              '<button data-step="next">&gt;</button><button data-step="last">&gt;|</button></div>')
+    names = ('<form class="players"><input name="black" placeholder="Black" value="%s">'
+             '<input name="white" placeholder="White" value="%s">'
+             '<input name="token" placeholder="token printed by yariboard serve" size="28">'
+             '<button>Rename the players</button> <span class="answer"></span></form>'
+             % (escape(data["black"], quote=True), escape(data["white"], quote=True)))
     body = ('<main class="game"><h1>Game %d <small>%s, %s</small></h1>'
-            '<div class="columns">%s%s</div><p class="downloads">Download: %s</p>'
+            '<div class="columns">%s%s</div><p class="downloads">Download: %s</p>%s'
             '<script type="application/json" id="game-data">%s</script></main>'
             % (data["game_id"], escape(data["variant"]), escape(data["date"]),
-               board_panel(steps), moves_panel(), downloads, _script_json(data)))
+               board_panel(steps), moves_panel(), downloads, names, _script_json(data)))
     return frame("Game %d" % data["game_id"], body, "/static/game.js")
 
 

@@ -34,7 +34,18 @@
     const row = event.target.closest("tr[data-ply]");
     if (row) go(Number(row.dataset.ply));
   });
+  // Renaming the players is the one change a page can make: it needs the start-up token.
+  const form = main.querySelector("form.players");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = new URLSearchParams({ black: form.black.value, white: form.white.value });
+    const reply = await fetch("/game/" + game.game_id + "/players", {
+      method: "POST", body: body, headers: { "X-Yariboard-Token": form.token.value },
+    });
+    form.querySelector(".answer").textContent = (await reply.text()).trim();
+  });
   document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input")) return;      // typing a name steps nothing
     const keys = { ArrowLeft: "back", ArrowRight: "next", Home: "first", End: "last" };
     if (keys[event.key]) {
       event.preventDefault();
