@@ -139,9 +139,11 @@ def archived(record, analysis=None):
     needs no server), the moves and the stored analysis."""
     position = Position(variant_by_name(record.variant), record.start_sfen)
     positions = [position_fields(position)]
+    walk = [position.copy()]
     for entry in record.moves:
         position.push_usi(entry.usi)
         positions.append(position_fields(position))
+        walk.append(position.copy())
     rows = Notation().rows_for(record.variant, record.start_sfen, record.usi_moves())
     game = dict(layout(record.variant), game_id=record.id or None, black=record.black,
                 white=record.white, date=record.date, handicap=record.handicap,
@@ -151,8 +153,19 @@ def archived(record, analysis=None):
     if analysis is not None:
         game["analysis"] = {"engine": analysis.engine, "budget": analysis.budget,
                             "plies": [{"ply": e.ply, "score": e.score, "mate": e.mate,
-                                       "best": e.best} for e in analysis.evaluations]}
+                                       "best": _hodges(walk, e.ply, e.best)}
+                                      for e in analysis.evaluations]}
     return game
+
+
+def _hodges(positions, ply, usi):
+    """The engine's best move at `ply` in Hodges ('' when none or not a move there)."""
+    if not usi or not 0 <= ply < len(positions):
+        return usi
+    try:
+        return to_hodges(positions[ply], parse_usi(positions[ply].variant, usi))
+    except ValueError:
+        return usi
 
 
 def piece_styles():
