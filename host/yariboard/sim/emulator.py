@@ -16,7 +16,7 @@ import time
 
 from boardfw import config as board_config
 from boardfw import ledlang
-from yariboard.resources import board_file
+from yariboard.resources import CHECKOUT, board_file
 from yariboard.sim.board import PtyBoard, occupied_squares
 from yariboard.board.ledstyles import channels, style_names
 from yariboard.sim.rig import SimRig, hand_actions
@@ -84,10 +84,9 @@ def seen_styles(led_times, now_ns):
             seen[square] = (steady or [styles[0][0]])[0]
     return seen
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EMULATOR = os.path.join(ROOT, "tools", "emulator")
+EMULATOR = os.path.join(CHECKOUT, "tools", "emulator")
 # Files the package registries cannot give (the UF2 and the bootrom), beside the clone.
-PICO_FILES = os.environ.get("YARIBOARD_PICO_FILES", os.path.join(ROOT, "..", "shared", "pico"))
+PICO_FILES = os.environ.get("YARIBOARD_PICO_FILES", os.path.join(CHECKOUT, "..", "shared", "pico"))
 # The MicroPython release the firmware is compiled for; a user flashes this UF2 onto the Pico.
 MICROPYTHON_VERSION = "1.28.0"
 UF2 = os.path.join(PICO_FILES, "micropython-v%s-RPI_PICO.uf2" % MICROPYTHON_VERSION)
@@ -285,7 +284,7 @@ def deploy(port, variant="yari", build_dir=None):
     if build_dir:
         cmd += ["--build-dir", build_dir]
     try:
-        return subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, timeout=600).returncode
+        return subprocess.run(cmd, cwd=CHECKOUT, stdout=subprocess.DEVNULL, timeout=600).returncode
     except subprocess.TimeoutExpired:
         return 1
 
