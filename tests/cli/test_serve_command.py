@@ -99,3 +99,18 @@ def test_demo_serves_its_game_while_it_plays(tmp_path):
         stored = archive.game(latest["1"]["game_id"]).usi_moves()
     assert stored[:len(latest["1"]["moves"])] == [row["usi"] for row in latest["1"]["moves"]]
     assert "saved in" in out
+
+
+def test_a_port_in_use_is_one_clear_line(tmp_path):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        for args in (["serve", "--port", str(port)],
+                     ["demo", "--serve", "--serve-port", str(port), "--max-plies", "2"]):
+            child = start(*args, db=str(tmp_path / "games.sqlite3"))
+            out, err = child.communicate(timeout=WAIT_S)
+            assert child.returncode == 1
+            assert err == ("yariboard: error: the web server could not listen on 127.0.0.1 port %d: "
+                           "Address already in use\n" % port), err

@@ -139,13 +139,17 @@ def run(args):
     names = (engine_name, args.you) if side == BLACK else (args.you, engine_name)
     console = Console()
     try:
-        with open_archive(args) as archive, \
-                Spectators.from_args(args, archive.path) or nullcontext() as spectators:
-            on_step = spectators and spectators.step("1")
-            if args.sim:
-                return play_simulated(args, archive, engine, side, names, console, on_step)
-            return play_board(args, archive, engine, side, names, console, on_step)
-    except (LinkError, XBoardError, OSError, ValueError) as error:
+        with open_archive(args) as archive:
+            try:
+                spectators = Spectators.from_args(args, archive.path)
+            except (OSError, ValueError) as error:
+                return fail(str(error))
+            with spectators or nullcontext():
+                on_step = spectators and spectators.step("1")
+                if args.sim:
+                    return play_simulated(args, archive, engine, side, names, console, on_step)
+                return play_board(args, archive, engine, side, names, console, on_step)
+    except (LinkError, XBoardError) as error:
         return fail(str(error))
     finally:
         engine.close()

@@ -62,12 +62,12 @@ class Spectators:
 
     @classmethod
     def from_args(cls, args, db_path):
-        """From the options of add_spectator_options; None when none was given.
+        """Started from the options of add_spectator_options; None when none was given.
         ValueError (espeak-ng missing) and OSError (the port is taken) say why not."""
         if not getattr(args, "serve", False) and not args.voice:
             return None
         return cls(db_path, getattr(args, "serve", False), getattr(args, "serve_host", DEFAULT_HOST),
-                   getattr(args, "serve_port", DEFAULT_PORT), args.voice)
+                   getattr(args, "serve_port", DEFAULT_PORT), args.voice).start()
 
     def start(self):
         if self.server:
@@ -95,7 +95,7 @@ class Spectators:
             self.voice.close()
 
     def __enter__(self):
-        return self.start()
+        return self
 
     def __exit__(self, *exc):
         self.close()

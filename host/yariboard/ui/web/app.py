@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -94,10 +94,7 @@ def make_app(feed, db_path=None, writable=True, token=None, send_timeout=SEND_TI
         return Archive(db_path, readonly=True)
 
     def read_game(request):
-        try:
-            game_id = int(request.path_params["game_id"])
-        except ValueError:
-            raise HTTPException(404, "no such game")
+        game_id = request.path_params["game_id"]
         with archive() as db:
             try:
                 record = db.game(game_id)
@@ -123,10 +120,6 @@ def make_app(feed, db_path=None, writable=True, token=None, send_timeout=SEND_TI
     def game_page(request):
         record, stored = read_game(request)
         return HTMLResponse(pages.game(snapshot.archived(record, stored), writable_formats(record)))
-
-    def game_json(request):
-        record, stored = read_game(request)
-        return JSONResponse(snapshot.archived(record, stored))
 
     def download(request):
         fmt = request.path_params["fmt"]
@@ -158,9 +151,12 @@ def make_app(feed, db_path=None, writable=True, token=None, send_timeout=SEND_TI
         except RecordError as error:
             raise HTTPException(400, str(error))
         record, _ = await asyncio.to_thread(read_game, request)
-        with Archive(db_path) as db:
-            db.set_players(record.id, *names)
+        await asyncio.to_thread(rename, record.id, names)
         return PlainTextResponse("players of game %d set\n" % record.id)
+
+    def rename(game_id, names):
+        with Archive(db_path) as db:
+            db.set_players(game_id, *names)
 
     async def styles(request):
         return Response(STYLES, media_type="text/css")
@@ -173,10 +169,9 @@ def make_app(feed, db_path=None, writable=True, token=None, send_timeout=SEND_TI
         Route("/", tournament),
         Route("/board/{board}", live_board),
         Route("/archive", archive_list),
-        Route("/game/{game_id}", game_page),
-        Route("/game/{game_id}.json", game_json),
-        Route("/game/{game_id}/download.{fmt}", download),
-        Route("/game/{game_id}/players", set_players, methods=["POST"]),
+        Route("/game/{game_id:int}", game_page),
+        Route("/game/{game_id:int}/download.{fmt}", download),
+        Route("/game/{game_id:int}/players", set_players, methods=["POST"]),
         Route("/pieces.css", styles),
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ]
