@@ -10,6 +10,7 @@ import os
 import queue
 import shutil
 import subprocess
+import sys
 import threading
 
 from shogicore.move import drop_kind, is_drop, move_from, move_to
@@ -141,11 +142,23 @@ class Voice:
                 path = os.path.join(self.wav_dir, "%03d.wav" % (len(self.spoken) + 1))
                 command += ["-w", path]
             try:
-                subprocess.run(command + ["--", text], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, timeout=SPEAK_TIMEOUT_S, check=True)
-            except (OSError, subprocess.SubprocessError):
-                self.failures += 1
+                done = subprocess.run(command + ["--", text], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE, timeout=SPEAK_TIMEOUT_S)
+                errors = [line for line in done.stderr.decode("utf-8", "replace").splitlines()
+                          if line.strip()]
+                # espeak-ng exits 0 when it cannot open the sound device, saying so on stderr
+                if done.returncode or any(line.startswith("error") for line in errors):
+                    self._failed(errors[-1] if errors else "exit status %d" % done.returncode)
+            except (OSError, subprocess.SubprocessError) as error:
+                self._failed(str(error))
             self.spoken.append((text, path))
+
+    def _failed(self, why):
+        """Say once that the voice is silent, and why (no sound device, ...)."""
+        if not self.failures:
+            print("yariboard: the voice is silent: espeak-ng could not speak (%s)" % why,
+                  file=sys.stderr, flush=True)
+        self.failures += 1
 
     def close(self):
         """Say what is queued, then stop."""

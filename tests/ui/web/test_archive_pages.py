@@ -78,6 +78,8 @@ def test_the_archive_list_searches_by_player_date_variant_and_result(archive_ser
         browser.get(server.url + "archive?" + query)
         assert sorted(listed(browser)) == sorted(expected), query
     browser.get(server.url + "archive")
+    if SCREENSHOTS:
+        browser.save_screenshot(os.path.join(SCREENSHOTS, "archive.png"))
     browser.find_element(By.NAME, "player").send_keys("Chen")
     browser.find_element(By.CSS_SELECTOR, "form.search button").click()
     WebDriverWait(browser, PAGE_WAIT_S).until(lambda driver: listed(driver) == [ids[1]])
