@@ -85,6 +85,10 @@ def test_paths_outside_the_served_files_are_refused(recording):
         assert status(reply) in (400, 404), path
         assert b"root:" not in reply and b"import" not in reply
         play(0)
+    for path in (b"/game/99999999999999999999999", b"/game/-1", b"/game/1/download.exe",
+                 b"/board/%00", b"/archive?player=%ff%fe&date=%00"):
+        reply = get(server.port, path)
+        assert status(reply) in (200, 404), path               # an answer, never a 500
     assert status(get(server.port, b"/static/board.js")) == 200
 
 
@@ -188,6 +192,9 @@ def test_changes_need_the_token_and_a_shared_server_refuses_them(recording, tmp_
 
     assert post(None)[0] == 403
     assert post("guess")[0] == 403
+    reply = raw(server.port, b"POST /game/%d/players HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                             b"X-Yariboard-Token: \xe9\xff\r\nConnection: close\r\n\r\n" % game_id)
+    assert status(reply) == 403
     assert archive.game(game_id).black != "Aoki"
     assert post(server.token) == (200, b"players of game %d set\n" % game_id)
     assert (archive.game(game_id).black, archive.game(game_id).white) == ("Aoki", "Brown")

@@ -31,6 +31,7 @@ MAX_STREAMS = 1000           # viewers following the live boards at once
 SEND_TIMEOUT_S = 5.0         # a viewer that reads nothing for this long is dropped
 HEARTBEAT_S = 15.0           # a comment line keeps quiet streams open through proxies
 METHODS = ("GET", "HEAD", "POST")
+MAX_GAME_ID = 2 ** 63 - 1    # SQLite's largest row id
 SEARCH_FIELDS = ("player", "date", "variant", "result")
 CONTENT_TYPES = {"pgn": "text/plain", "kif": "text/plain", "csa": "text/plain",
                  "json": "application/json"}
@@ -95,6 +96,8 @@ def make_app(feed, db_path=None, writable=True, token=None, send_timeout=SEND_TI
 
     def read_game(request):
         game_id = request.path_params["game_id"]
+        if game_id > MAX_GAME_ID:
+            raise HTTPException(404, "no game %d in the archive" % game_id)
         with archive() as db:
             try:
                 record = db.game(game_id)
@@ -137,7 +140,8 @@ def make_app(feed, db_path=None, writable=True, token=None, send_timeout=SEND_TI
     async def set_players(request):
         if not writable:
             raise HTTPException(403, "read-only: this server is shared beyond this machine")
-        if not secrets.compare_digest(request.headers.get("x-yariboard-token", ""), token):
+        given = request.headers.get("x-yariboard-token", "").encode("latin-1")
+        if not secrets.compare_digest(given, token.encode("ascii")):
             raise HTTPException(403, "the token printed when the server started is needed")
         try:
             form = dict(parse_qsl((await request.body()).decode("utf-8"), max_num_fields=2,
