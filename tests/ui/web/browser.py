@@ -101,3 +101,13 @@ def expected_board(record, plies=None):
         hand[side][role(char)] = int(count or 1)
         count = ""
     return {"pieces": pieces, "hands": hand}
+
+
+class FakeTime:
+    """The clocks' time, moved on by the test only: the clocks cannot depend on speed."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now

@@ -15,21 +15,11 @@ from yariboard.records.archive import Archive
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
 from yariboard.ui.web.server import WebServer
-from tests.ui.web.browser import READ_BOARD, expected_board
+from tests.ui.web.browser import READ_BOARD, FakeTime, expected_board
 
 PAGE_WAIT_S = 20          # a busy machine is slow: the page may take this long, never longer
 MOVE_WAIT_S = 120
 SCREENSHOTS = os.environ.get("YARIBOARD_SCREENSHOTS")
-
-
-class FakeTime:
-    """The clocks' time, moved on by the test only: the clocks cannot depend on speed."""
-
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 def page_state(driver):

@@ -10,11 +10,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from yariboard.play.boards import SimTable
+from yariboard.play.clocks import GameClock, TimeControl, format_seconds
 from yariboard.records.archive import Archive
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
 from yariboard.ui.web.server import WebServer
-from tests.ui.web.browser import READ_BOARD, expected_board
+from tests.ui.web.browser import READ_BOARD, FakeTime, expected_board
 
 BOARDS = ("1", "2", "3")
 ROUNDS = 5
@@ -29,9 +30,10 @@ def mini(name):
 
 def shown(driver, name):
     state = driver.execute_script(READ_BOARD, mini(name))
-    state["names"] = driver.execute_script(
-        "return [...document.querySelectorAll(arguments[0] + ' .side .name')]"
-        ".map((el) => el.textContent)", mini(name))
+    for part in ("name", "clock"):
+        state[part + "s"] = driver.execute_script(
+            "return [...document.querySelectorAll(arguments[0] + ' .side .' + arguments[1])]"
+            ".map((el) => el.textContent)", mini(name), part)
     return state
 
 
@@ -39,7 +41,9 @@ def test_three_boards_at_once_each_its_own_game(tmp_path, browser):
     db = str(tmp_path / "games.sqlite3")
     feed = LiveFeed()
     with Archive(db) as archive, WebServer(feed, db, port=0) as server:
-        tables = [SimTable(name, archive, levels=(2, 1), seed=10 + index)
+        fake = FakeTime()
+        clocks = {name: GameClock(TimeControl(main=600), now=fake) for name in BOARDS}
+        tables = [SimTable(name, archive, levels=(2, 1), seed=10 + index, clock=clocks[name])
                   for index, name in enumerate(BOARDS)]
         lives = {table.name: LiveBoard(feed, table.name) for table in tables}
         try:
@@ -57,6 +61,7 @@ def test_three_boards_at_once_each_its_own_game(tmp_path, browser):
                 if ply == 3:
                     tables[1].rig.replug()
                     _play_until(tables[1], ply)
+                fake.now += 11
                 for table in tables:
                     lives[table.name].update(table.session, table.view())
                 for table in tables:
@@ -64,6 +69,8 @@ def test_three_boards_at_once_each_its_own_game(tmp_path, browser):
                     expected = expected_board(record)
                     expected["leds"] = table.leds()
                     expected["names"] = ["☗ " + table.names[0], "☖ " + table.names[1]][::-1]
+                    expected["clocks"] = [format_seconds(clocks[table.name].remaining(side)[0])
+                                          for side in (1, 0)]
                     try:
                         WebDriverWait(browser, PAGE_WAIT_S, poll_frequency=0.1).until(
                             lambda driver: shown(driver, table.name) == expected)
