@@ -20,14 +20,13 @@ from yariboard.play.boards import SimTable
 from yariboard.records.archive import Archive
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
-from yariboard.ui.web.server import WebServer
+from yariboard.ui.web.server import WebServer, yield_the_cpu
 
 VIEWERS = 200
 BOARDS = 4
 PLIES = 12
 RUN_DEADLINE_S = 600
 CONNECT_DEADLINE_S = 120
-VIEWER_NICENESS = 19
 
 
 def play(tables, lives, plies):
@@ -100,7 +99,7 @@ def tournament(viewers):
 def follow(port, viewers, moves):
     """Run `viewers` event-stream readers until each has seen `moves` moves in all (the
     subprocess side); print per viewer {board: [[ply, received at], ...], "usi": ...}."""
-    os.nice(VIEWER_NICENESS)        # browsers run on other machines: not before the recording
+    yield_the_cpu()                 # browsers run on other machines: not before the recording
     results = asyncio.run(_follow_all(port, viewers, moves))
     print(json.dumps(results))
 

@@ -234,6 +234,7 @@ class EventStreams:
         self.closing = False
         self._loop = None
         self._waiters = set()            # asyncio.Event of every open stream
+        self._encoded = {}               # board -> (version, event bytes)
         feed.listeners.append(self._changed)
 
     def _changed(self, board, text):
@@ -307,9 +308,10 @@ class EventStreams:
             while not gone.is_set() and not self.closing:
                 wake.clear()
                 for name in ([board] if board else self.feed.names()):
-                    version, text = self.feed.latest(name)
+                    version, event = self._event(name)
                     if sent.get(name) != version:
-                        await self._body(send, "event: board\ndata: %s\n\n" % text)
+                        await self._send(send, {"type": "http.response.body", "body": event,
+                                                "more_body": True})
                         sent[name] = version
                 try:
                     await asyncio.wait_for(wake.wait(), HEARTBEAT_S)
@@ -322,6 +324,15 @@ class EventStreams:
             self._waiters.discard(wake)
             self._count()
             watcher.cancel()
+
+    def _event(self, name):
+        """(version, the event's bytes) of a board's newest snapshot, encoded once for
+        every viewer."""
+        version, text = self.feed.latest(name)
+        cached = self._encoded.get(name)
+        if cached is None or cached[0] != version:
+            cached = self._encoded[name] = (version, ("event: board\ndata: %s\n\n" % text).encode("utf-8"))
+        return cached
 
     async def _body(self, send, text):
         await self._send(send, {"type": "http.response.body", "body": text.encode("utf-8"),

@@ -183,7 +183,7 @@ def serve(fd):
     from yariboard.ui.web.feed import LiveFeed
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the recording's to handle
-    os.nice(NICENESS)                                  # a busy CPU goes to the recording first
+    yield_the_cpu()                                    # a busy CPU goes to the recording first
     pipe = Connection(fd)
     settings = pipe.recv()
     try:
@@ -228,6 +228,15 @@ def serve(fd):
     with lock:
         pipe.send(("listening", sock.getsockname()[1]))
     asyncio.run(server.serve(sockets=[sock]))
+
+
+def yield_the_cpu():
+    """Run only when the recording does not want the CPU: Linux's idle scheduling class
+    where there is one, else the lowest priority."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(NICENESS)
 
 
 def header_timeout_protocol(seconds):
