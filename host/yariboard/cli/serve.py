@@ -9,6 +9,7 @@ shared beyond this machine its pages are read-only.
 import argparse
 import time
 
+from yariboard.board.link import board_ports
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.play.boards import BoardPool, SimTable
 from yariboard.ui.voice import LANGUAGES, Announcer, Voice
@@ -83,6 +84,11 @@ class Spectators:
         if self.announcer and self.voiced in (None, name):
             self.voiced = name
             self.announcer.update(session.recorder.position, session.recorder.record(), state)
+
+    def gone(self, name):
+        """Board `name` was pulled out (its port vanished)."""
+        if name in self.boards:
+            self.boards[name].gone("pulled out: plug it back in to go on")
 
     def step(self, name):
         """The on_step(session, state) callback of board `name`."""
@@ -164,19 +170,28 @@ def serve_simulated(args, archive, spectators):
             table.close()
 
 
-def serve_boards(archive, spectators):
-    pool = BoardPool(archive)
+def serve_boards(archive, spectators, finder=board_ports, running=lambda: True):
+    """Record every board `finder` lists (the attached Picos) until `running()` is False."""
+    pool = BoardPool(archive, finder)
     print("recording every board attached; Ctrl-C stops", flush=True)
     scanned = 0.0
     try:
-        while True:
+        while running():
             if time.monotonic() - scanned > SCAN_EVERY_S:
+                before = set(pool.sessions)
                 pool.scan()
+                for path in before - set(pool.sessions):
+                    spectators.gone(board_name(path))
                 scanned = time.monotonic()
             pool.step(0.05)
             for path, session in pool.sessions.items():
-                spectators.update(path.rsplit("/", 1)[-1], session, session.view())
+                spectators.update(board_name(path), session, session.view())
             if not pool.sessions:
                 time.sleep(0.05)
     finally:
         pool.close()
+
+
+def board_name(port):
+    """A board's name on the pages: its serial port's ('ttyACM0')."""
+    return port.rsplit("/", 1)[-1]

@@ -1,6 +1,8 @@
 """From a play session to the live feed: what the loops of play, sim, demo and serve call after
 each step. It keeps what one snapshot cannot know alone (the notation so far, the
 evaluation after each move for the graph) and publishes only when something changed."""
+import json
+
 from yariboard.records.analysis import capped
 from yariboard.ui.web import snapshot
 
@@ -30,3 +32,10 @@ class LiveBoard:
         snap["evals"] = sorted([ply, score] for ply, score in self.evals.items()
                                if ply <= len(snap["moves"]))
         return self.feed.publish(self.name, snap)
+
+    def gone(self, status):
+        """The board was pulled out: its page keeps the game, says so on the status line."""
+        _, text = self.feed.latest(self.name)
+        snap = json.loads(text)
+        snap.update(status=status, leds=[], legend=[])
+        self.feed.publish(self.name, snap)
