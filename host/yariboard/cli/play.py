@@ -19,6 +19,7 @@ from rich.text import Text
 from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
 from yariboard.engines import fsf
+from yariboard.engines.base import EngineError
 from yariboard import resources
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.cli.serve import Spectators, add_spectator_options
@@ -31,9 +32,9 @@ from yariboard.engines.builtin.search import LEVELS, Engine
 from yariboard.board.link import BoardRefused, Link, LinkError
 from yariboard.play.recorder import Recorder
 from yariboard.play.session import PlaySession
-from yariboard.engines.usi import UsiEngine, UsiError
+from yariboard.engines.usi import UsiEngine
 from yariboard.ui.view import render
-from yariboard.engines.xboard import XBoardEngine, XBoardError
+from yariboard.engines.xboard import XBoardEngine
 
 XBOARD_ENGINES = ("crazywa",)   # engines run through the XBoard client, by command name
 
@@ -132,7 +133,7 @@ def run(args):
         if args.variant is not None or args.handicap is not None:
             check_game_options(args, args.variant or "yari")
         engine = make_engine(args)
-    except (UsiError, XBoardError, ValueError) as error:
+    except (EngineError, ValueError) as error:
         return fail(str(error))
     args.clock = GameClock(control) if control else None
     engine_name = engine_label(args)
@@ -149,7 +150,7 @@ def run(args):
                 if args.sim:
                     return play_simulated(args, archive, engine, side, names, console, on_step)
                 return play_board(args, archive, engine, side, names, console, on_step)
-    except (LinkError, XBoardError) as error:
+    except (LinkError, EngineError) as error:
         return fail(str(error))
     finally:
         engine.close()

@@ -12,10 +12,7 @@ from dataclasses import dataclass
 
 from shogicore.variants import BLACK, WHITE
 
-# Share of the time left an engine spends on one move in sudden death or with increment.
-MOVES_TO_PLAN_FOR = 30
-# Part of a byoyomi period or an increment an engine dares to use (the rest: latency).
-SAFE_SHARE = 0.8
+from yariboard.engines.base import Limit
 
 
 @dataclass(frozen=True)
@@ -92,10 +89,12 @@ class GameClock:
         return side if main <= 0 and byoyomi <= 0 else None
 
     def think_time(self, side):
-        """Seconds the engine playing `side` may spend on this move."""
+        """Seconds the engine playing `side` may spend on this move, planned as every engine
+        plans its clock (`Limit.planned_seconds`)."""
         main, byoyomi = self.remaining(side)
-        budget = main / MOVES_TO_PLAN_FOR + SAFE_SHARE * (self.control.increment + byoyomi)
-        return max(0.05, min(budget, main + SAFE_SHARE * byoyomi))
+        increment = self.control.increment
+        return Limit(black_clock=main, white_clock=main, black_increment=increment,
+                     white_increment=increment, byoyomi=byoyomi).planned_seconds(side)
 
     def describe(self):
         parts = []

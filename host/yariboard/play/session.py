@@ -16,6 +16,7 @@ from shogicore.notation import parse_usi, to_hodges, to_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
+from yariboard.engines.base import Limit
 from yariboard.engines.builtin.search import Engine
 from yariboard.board.link import BoardRefused, Disconnected
 from yariboard.ui.view import Evaluation, ViewState
@@ -41,7 +42,7 @@ class Search:
 
     def _run(self, time_limit):
         try:
-            self.result = self.engine.search(self.position, time_limit=time_limit)
+            self.result = self.engine.search(self.position, Limit(time=time_limit))
         except Exception as error:   # an engine that dies is reported, not fatal
             self.error = error
 
@@ -259,7 +260,7 @@ class PlaySession:
         engine = engine or self.hint_engine or next(iter(self.engines.values()), None)
         if engine is None:
             engine = self.hint_engine = Engine()
-        result = engine.search(position.copy(), time_limit=HINT_SECONDS)
+        result = engine.search(position.copy(), Limit(time=HINT_SECONDS))
         if result.move is None:
             self.message = "no hint: no legal move"
             return None
