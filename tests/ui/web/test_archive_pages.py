@@ -15,6 +15,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 from shogicore.move import to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
+from yariboard.engines.analysis import analyse
+from yariboard.engines.base import Limit
 from yariboard.engines.builtin.search import Engine
 from yariboard.records import analysis, formats
 from yariboard.records.archive import Archive
@@ -33,7 +35,7 @@ def engine_game(variant, plies, seed, **headers):
     engine = Engine(level=1, seed=seed)
     moves = []
     for _ in range(plies):
-        move = engine.search(position, nodes=300).move
+        move = engine.search(position, Limit(nodes=300)).move
         moves.append(to_usi(position.variant, move))
         position.push(move)
     record = GameRecord(variant=variant, start_sfen=start_sfen_for(variant), **headers)
@@ -57,8 +59,8 @@ def archive_server(tmp_path):
                 archive.add_move(game_id, ply, usi, "2026-11-01T10:%02d:00Z" % ply)
             ids.append(game_id)
         first = archive.game(ids[0])
-        analysis.save(archive, ids[0], analysis.analyse(first, Engine(level=1, seed=1),
-                                                         "built-in", nodes=200))
+        analysis.save(archive, ids[0], analyse(first, Engine(level=1, seed=1), "built-in",
+                                               nodes=200))
     with WebServer(LiveFeed(), db, port=0) as server:
         yield server, db, ids
 
