@@ -9,7 +9,8 @@ import time
 from shogicore.move import to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
-from yariboard.cli.serve import Spectators, board_name, serve_boards
+from yariboard.cli.serve import board_name, serve_boards
+from yariboard.ui.spectators import Spectators
 from yariboard.records.archive import Archive
 from yariboard.sim.rig import SimRig
 from tests.play.test_board_pool import quiet_move

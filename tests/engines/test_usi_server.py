@@ -12,7 +12,8 @@ import pyffish
 import pytest
 import shogi
 
-from shogicore.notation import parse_usi, sfen_to_fsf, to_usi, usi_to_uci
+from shogicore.notation import parse_usi, to_usi
+from yariboard.engines.fsf_notation import sfen_to_fsf, usi_to_uci
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
 from yariboard.engines.base import Limit

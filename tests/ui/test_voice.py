@@ -50,9 +50,9 @@ def speak_a_game(tmp_path, language):
             while not table.finished():
                 assert time.monotonic() < deadline
                 table.step(0.02)
-                announcer.update(table.recorder.position, table.recorder.record(), table.view())
+                announcer.update(table.session)
             table.step(0.02)
-            announcer.update(table.recorder.position, table.recorder.record(), table.view())
+            announcer.update(table.session)
             moves = archive.game(table.recorder.game_id).usi_moves()
         finally:
             table.close()

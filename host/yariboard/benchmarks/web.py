@@ -51,7 +51,7 @@ def play(tables, lives, plies):
                 stored_at[(table.name, ply)] = now
                 if table.name in committed:
                     own.append(now - committed.pop(table.name))
-            lives[table.name].update(table.session, table.view())
+            lives[table.name].update(table.session, table.leds(), table.phase())
     return stored_at, own
 
 
@@ -69,7 +69,7 @@ def tournament(viewers):
                 for table in tables:
                     while table.recorder.position is None:
                         table.step(0.02)
-                    lives[table.name].update(table.session, table.view())
+                    lives[table.name].update(table.session, table.leds(), table.phase())
                 if viewers:
                     follower = subprocess.Popen(
                         [sys.executable, "-c", "from yariboard.benchmarks.web import follow; "

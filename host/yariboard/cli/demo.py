@@ -1,9 +1,12 @@
 """`yariboard demo`: watch two engines play a whole game through the simulated board."""
-from yariboard.play import demo
 from contextlib import nullcontext
 
+from rich.console import Console
+
+from yariboard.play import demo
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
-from yariboard.cli.serve import Spectators, add_spectator_options
+from yariboard.cli.options import add_spectator_options, start_spectators
+from yariboard.ui.console import watch_demo
 from yariboard.ui.view import RESULT_TEXT
 
 
@@ -28,15 +31,16 @@ def register(subparsers):
 
 
 def run(args):
+    levels = (args.black_level, args.white_level)
     with open_archive(args) as archive:
         try:
-            spectators = Spectators.from_args(args, archive.path)
+            spectators = start_spectators(args, archive.path)
         except (OSError, ValueError) as error:
             return fail(str(error))
-        with spectators or nullcontext():
-            game_id = demo.run_demo(archive, levels=(args.black_level, args.white_level), max_plies=args.max_plies, seed=args.seed,
+        with spectators or nullcontext(), watch_demo(Console(), demo.player_names(levels)) as draw:
+            game_id = demo.run_demo(archive, levels=levels, max_plies=args.max_plies, seed=args.seed,
                                     seconds_per_move=args.seconds, board=args.board or "yari-9x7",
-                                    on_step=spectators and spectators.step("1"))
+                                    watch=spectators.watch("1", then=draw) if spectators else draw)
         record = archive.game(game_id)
     print("game %d saved in %s: %d moves, %s (%s)" % (
         game_id, archive.path, len(record.moves), RESULT_TEXT.get(record.winner, "unfinished"),

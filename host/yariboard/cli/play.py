@@ -10,31 +10,27 @@ plays CrazyWa (Debian's `crazywa`), which speaks the XBoard protocol.
 """
 import argparse
 import os
-import queue
 from contextlib import nullcontext
 
 from rich.console import Console
-from rich.text import Text
 
 from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
+from yariboard import resources
+from yariboard.board.link import BoardRefused, Link, LinkError
+from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
+from yariboard.cli.options import (add_game_options, add_spectator_options, board_for,
+                                   check_game_options, make_rig, start_spectators)
 from yariboard.engines import fsf
 from yariboard.engines.base import EngineError
-from yariboard import resources
-from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
-from yariboard.cli.serve import Spectators, add_spectator_options
-from yariboard.play.clocks import GameClock, parse_time_control
-from yariboard.play.controls import HELP as CONTROLS_HELP
-from yariboard.play.controls import HostControls
-from yariboard.cli.sim import (SimConsole, add_game_options, board_for, check_game_options,
-                                    keyboard_lines, make_rig, run_interactive)
 from yariboard.engines.builtin.search import LEVELS, Engine
-from yariboard.board.link import BoardRefused, Link, LinkError
+from yariboard.engines.usi import UsiEngine
+from yariboard.engines.xboard import XBoardEngine
+from yariboard.play.clocks import GameClock, parse_time_control
+from yariboard.play.controls import HostControls
 from yariboard.play.recorder import Recorder
 from yariboard.play.session import PlaySession
-from yariboard.engines.usi import UsiEngine
-from yariboard.ui.view import render
-from yariboard.engines.xboard import XBoardEngine
+from yariboard.ui.console import SimConsole, run_board, run_interactive
 
 XBOARD_ENGINES = ("crazywa",)   # engines run through the XBoard client, by command name
 
@@ -142,14 +138,14 @@ def run(args):
     try:
         with open_archive(args) as archive:
             try:
-                spectators = Spectators.from_args(args, archive.path)
+                spectators = start_spectators(args, archive.path)
             except (OSError, ValueError) as error:
                 return fail(str(error))
             with spectators or nullcontext():
-                on_step = spectators and spectators.step("1")
+                watch = spectators.watch("1") if spectators else None
                 if args.sim:
-                    return play_simulated(args, archive, engine, side, names, console, on_step)
-                return play_board(args, archive, engine, side, names, console, on_step)
+                    return play_simulated(args, archive, engine, side, names, console, watch)
+                return play_board(args, archive, engine, side, names, console, watch)
     except (LinkError, EngineError) as error:
         return fail(str(error))
     finally:
@@ -166,11 +162,10 @@ def start_new_game(args, link, board_variant):
         raise LinkError(str(error))
 
 
-def play_simulated(args, archive, engine, side, names, console, on_step=None):
+def play_simulated(args, archive, engine, side, names, console, watch=None):
     with make_rig(args, "real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
-                         time_limit=args.seconds, clock=args.clock)
-        sim.on_step = on_step
+                         time_limit=args.seconds, clock=args.clock, watch=watch)
         sim.pump(0.2)
         new_game = check_game_options(args, rig.board.config.variant)
         if new_game:
@@ -179,11 +174,10 @@ def play_simulated(args, archive, engine, side, names, console, on_step=None):
             except ValueError as error:
                 raise LinkError(str(error))
         run_interactive(sim, console, until_finished=True)
-        sim.show()
     return 0
 
 
-def play_board(args, archive, engine, side, names, console, on_step=None):
+def play_board(args, archive, engine, side, names, console, watch=None):
     link = Link(port=args.port)
     link.connect(timeout=10)
     recorder = Recorder(link, archive, black=names[0], white=names[1])
@@ -191,40 +185,7 @@ def play_board(args, archive, engine, side, names, console, on_step=None):
     controls = HostControls(session, archive)
     if args.mode is not None:
         start_new_game(args, link, link.request("version")[2])
-    console.print("type `help` for the controls, `quit` to stop (the game stays on the board)")
-    lines = keyboard_lines()
-    shown = None
     try:
-        while not session.finished():
-            controls.followed(session.step(0.05))
-            if on_step:
-                on_step(session, session.view(names=names))
-            try:
-                words = lines.get_nowait().split()
-            except queue.Empty:
-                words = []
-            if words and words[0].lower() == "quit":
-                break
-            if words:
-                try:
-                    if words[0].lower() == "help":
-                        console.print(CONTROLS_HELP + "\n  quit                    stop")
-                    elif not controls.execute(words[0].lower(), words[1:]):
-                        raise ValueError("unknown command %r (type help)" % " ".join(words))
-                except ValueError as error:
-                    console.print(Text(str(error), style="red"), soft_wrap=True)
-            shown = show_if_changed(console, session.view(names=names), shown)
-        session.step(0.1)            # the last events (a resignation's end), then the screen
-        show_if_changed(console, session.view(names=names), shown)
-    except KeyboardInterrupt:
-        console.print("interrupted: the game stays on the board and in the archive")
+        return run_board(session, controls, console, names, watch)
     finally:
         link.close()
-    return 0
-
-
-def show_if_changed(console, state, shown):
-    """Print the screen of `state` unless it is the one last shown; returns what is shown."""
-    if state != shown:
-        console.print(render(state))
-    return state

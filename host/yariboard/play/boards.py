@@ -96,11 +96,12 @@ class SimTable:
         return self.adjudicated or self.session.finished()
 
     def leds(self):
+        """The board's LEDs now (square -> style)."""
         return self.rig.led_styles()
 
-    def view(self):
-        """The session's ViewState with the board's LEDs and phase."""
-        return self.session.view(self.rig.led_styles(), self.names, self.rig.phase())
+    def phase(self):
+        """What the board is doing now, as its screen says it."""
+        return self.rig.phase()
 
     def close(self):
         self.link.close()

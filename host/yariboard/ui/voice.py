@@ -14,7 +14,7 @@ import sys
 import threading
 
 from shogicore.move import drop_kind, is_drop, move_from, move_to
-from shogicore.errors import NotationError
+from shogicore.errors import MoveError
 from shogicore.notation import parse_hodges, to_hodges
 from yariboard.records.formats.kif import PIECES as KIF_PIECES
 from yariboard.ui.piecenames import piece_name
@@ -179,22 +179,23 @@ class Announcer:
         self.said_order = None        # (SFEN, Hodges) of the lit move said
         self.said_end = None
 
-    def update(self, position, record, state):
-        """`position`: the game's position now; `record`: its record; `state`: the ViewState
-        (its `order` names the move lit on the board)."""
+    def update(self, session):
+        """Say what is new in the game of `session` (a play session) since the last call."""
+        position, record = session.recorder.position, session.recorder.record()
         if record is None or position is None:
             return
+        order = session.lit_order()
         game = (record.id, record.board_game, record.start_sfen)
         moves = position.moves()
         if game != self.game or self.said > len(moves):
             self.game, self.said = game, len(moves)   # joined mid-game: only what comes next
-        if state.order.startswith(self.ORDER_PREFIX):
-            lit = (position.sfen(), state.order[len(self.ORDER_PREFIX):])
+        if order.startswith(self.ORDER_PREFIX):
+            lit = (position.sfen(), order[len(self.ORDER_PREFIX):])
             if lit != self.said_order:
                 self.said_order = lit
                 try:
                     self._say_move(position, parse_hodges(position, lit[1]))
-                except NotationError:
+                except MoveError:
                     pass
         if len(moves) > self.said:
             walk = position.copy()

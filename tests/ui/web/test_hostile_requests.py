@@ -63,7 +63,7 @@ def recording(tmp_path):
             while table.recorder.stored_count() < target or table.pending:
                 assert time.monotonic() < deadline
                 table.step(0.02)
-                live.update(table.session, table.view())
+                live.update(table.session, table.leds(), table.phase())
 
         try:
             play(2)

@@ -44,7 +44,7 @@ def play_and_check(tmp_path, browser, board, plies, seed):
         try:
             while table.recorder.position is None:
                 table.step(0.02)
-            live.update(table.session, table.view())
+            live.update(table.session, table.leds(), table.phase())
             browser.get(server.url + "board/A")
             for ply in range(1, plies + 1):
                 deadline = time.monotonic() + MOVE_WAIT_S
@@ -52,7 +52,7 @@ def play_and_check(tmp_path, browser, board, plies, seed):
                     assert time.monotonic() < deadline, "the engines made no move %d" % ply
                     table.step(0.02)
                 fake.now += 7
-                live.update(table.session, table.view())
+                live.update(table.session, table.leds(), table.phase())
                 record = archive.game(table.recorder.game_id)
                 expected = expected_board(record)
                 expected["leds"] = table.leds()

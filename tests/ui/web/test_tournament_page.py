@@ -50,7 +50,7 @@ def test_three_boards_at_once_each_its_own_game(tmp_path, browser):
             for table in tables:
                 while table.recorder.position is None:
                     table.step(0.02)
-                lives[table.name].update(table.session, table.view())
+                lives[table.name].update(table.session, table.leds(), table.phase())
             browser.get(server.url)
             for ply in range(1, ROUNDS + 1):
                 if ply == 3:
@@ -63,7 +63,7 @@ def test_three_boards_at_once_each_its_own_game(tmp_path, browser):
                     _play_until(tables[1], ply)
                 fake.now += 11
                 for table in tables:
-                    lives[table.name].update(table.session, table.view())
+                    lives[table.name].update(table.session, table.leds(), table.phase())
                 for table in tables:
                     record = archive.game(table.recorder.game_id)
                     expected = expected_board(record)

@@ -4,6 +4,7 @@ evaluation after each move for the graph) and publishes only when something chan
 import json
 
 from yariboard.records.analysis import capped
+from yariboard.ui.screen import SessionScreen
 from yariboard.ui.web import snapshot
 
 MATE_SCORE = 10000
@@ -16,10 +17,14 @@ class LiveBoard:
         self.notation = snapshot.Notation()
         self.evals = {}           # ply -> Black's score after it, while the same game goes on
         self.game = None
+        self.screen = None        # the SessionScreen of the session followed
 
-    def update(self, session, state):
-        """Publish the board's state now (`state`: the session's ViewState, with the LEDs and
-        phase of the board); True if it changed."""
+    def update(self, session, leds=None, phase=""):
+        """Publish the board's state now (`leds`, `phase`: from the board, when known); True
+        if it changed. A `watch(session, leds, phase)` as play.demo and ui.console call it."""
+        if self.screen is None or self.screen.session is not session:
+            self.screen = SessionScreen(session)
+        state = self.screen.state(leds, phase=phase)
         record = session.recorder.record()
         snap = snapshot.live(self.name, state, record, self.notation, session.clock)
         if snap["game_id"] != self.game:

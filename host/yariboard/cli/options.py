@@ -1,0 +1,111 @@
+"""Options the commands share: the new game's settings and the simulated board (`play`,
+`sim`), the web pages and the voice (`play`, `sim`, `demo`, `serve`)."""
+import argparse
+import os
+import tempfile
+
+from boardfw import config as board_config
+from shogicore.variants import VARIANT_NAMES, variant_by_name
+from yariboard import resources
+from yariboard.play.controls import check_new_game
+from yariboard.records.game import MODES
+from yariboard.sim.rig import SimRig
+from yariboard.ui.spectators import Spectators
+from yariboard.ui.voice import LANGUAGES
+from yariboard.ui.web.server import DEFAULT_HOST, DEFAULT_PORT
+
+DEFAULT_BOARD = "yari-9x7"
+
+
+def add_game_options(parser):
+    """`--variant`, `--handicap`, `--mode` with their valid names in the help."""
+    handicaps = sorted(set(name for variant in VARIANT_NAMES for name in variant_by_name(variant).handicaps))
+    parser.add_argument("--variant", choices=VARIANT_NAMES, default=None,
+                        help="start a new game of this variant (%s); default: the board's" % ", ".join(VARIANT_NAMES))
+    parser.add_argument("--handicap", default=None, metavar="NAME",
+                        help="start a new game with this handicap: %s" % ", ".join(handicaps))
+    parser.add_argument("--mode", choices=MODES, default=None,
+                        help="start a new game in this mode (%s; default casual)" % ", ".join(MODES))
+
+
+def check_game_options(args, board_variant):
+    """The (variant, handicap, mode) of the new game the options ask for, or None for none.
+
+    ValueError names the bad value and every valid one."""
+    if args.variant is None and args.handicap is None and args.mode is None:
+        return None
+    variant = args.variant or board_variant
+    if variant != board_variant:
+        raise ValueError("this board plays %s, not %s (choose the board with --board)"
+                         % (board_variant, variant))
+    handicap, mode = args.handicap or "-", args.mode or "casual"
+    check_new_game(variant, handicap, mode)
+    return variant, handicap, mode
+
+
+def board_for(args):
+    """The board file named by --board, else one that plays --variant, else yari-9x7."""
+    board = getattr(args, "board", None)
+    if board or not args.variant:
+        return board or DEFAULT_BOARD
+    for name in resources.board_names():
+        if board_config.load(resources.board_file(name)).variant == args.variant:
+            return name
+    return DEFAULT_BOARD
+
+
+def check_storage(path):
+    """ValueError unless the folder that is to hold `--storage` exists: the flash folder
+    itself is made when missing, but a typo must not grow a tree of folders (the rule of
+    `--db`)."""
+    if path is None:
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError("no folder %s for the board's flash %s: create it first or choose "
+                         "another --storage" % (parent, path))
+
+
+def make_rig(args, clock):
+    """The simulated board, or with --emulator the emulated Pico (its flash image in
+    --storage, else in a new folder that is kept, as a Pico keeps its flash)."""
+    if getattr(args, "emulator", False):
+        from yariboard.sim.emulator import EmuRig
+
+        storage = getattr(args, "storage", None) or tempfile.mkdtemp(prefix="yariboard-emulator-")
+        return EmuRig(os.path.join(storage, "flash.bin"), board=board_for(args), clock=clock)
+    return SimRig(getattr(args, "storage", None), board=board_for(args), clock=clock)
+
+
+def add_spectator_options(parser, serve_flag=True):
+    """`--serve` (with `--serve-host`, `--serve-port`) and `--voice [en|ja]`."""
+    if serve_flag:
+        parser.add_argument("--serve", action="store_true",
+                            help="show the game on a web page too (see `yariboard serve -h`)")
+        parser.add_argument("--serve-host", default=DEFAULT_HOST, metavar="HOST",
+                            help="with --serve: the address to listen on (default %(default)s; "
+                                 "any other makes the page read-only)")
+        parser.add_argument("--serve-port", type=port_number, default=DEFAULT_PORT, metavar="PORT",
+                            help="with --serve: the port (default %(default)s)")
+    parser.add_argument("--voice", nargs="?", const="en", choices=LANGUAGES,
+                        help="speak each move and the end of the game with espeak-ng: en "
+                             "(Hodges' words, the default) or ja")
+
+
+def port_number(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port is a number from 0 to 65535, not %r" % text)
+    return value
+
+
+def start_spectators(args, db_path):
+    """The Spectators the options of add_spectator_options ask for, started; None when
+    neither --serve nor --voice was given. ValueError (espeak-ng missing) and OSError (the
+    port is taken) say why not."""
+    if not args.serve and not args.voice:
+        return None
+    return Spectators(db_path, args.serve, args.serve_host, args.serve_port, args.voice).start()
