@@ -9,7 +9,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean fsf emulator pcb recordoracle
+.PHONY: all venv test test-slow soak bench demo sim serve flash typecheck clean fsf emulator pcb recordoracle
 
 all: test
 
@@ -60,6 +60,10 @@ demo: $(STAMP)
 
 sim: $(STAMP)
 	$(BIN)/yariboard sim
+
+# Three simulated boards playing, on the web pages at http://127.0.0.1:8710/ (Ctrl-C stops).
+serve: $(STAMP)
+	$(BIN)/yariboard serve --sim 3
 
 # Fairy-Stockfish (npm package, pinned in host/yariboard/engines/fsf.py) into the per-user engines
 # folder ($YARIBOARD_ENGINES_DIR if set); needs Node.js and npm.
