@@ -401,6 +401,14 @@ class Archive:
         row = self.db.execute("SELECT id FROM games WHERE board_game=?", (board_game,)).fetchone()
         return row[0] if row else None
 
+    def summaries(self):
+        """(record without its moves, number of moves) for every game, newest first; `find`
+        gives one page of the games a query matches."""
+        rows = self.db.execute(
+            "SELECT %s, (SELECT COUNT(*) FROM moves m WHERE m.game_id=games.id)"
+            " FROM games ORDER BY date DESC, id DESC" % self.game_columns).fetchall()
+        return [(_record_from_row(row[:13]), row[13]) for row in rows]
+
     def find(self, query=None, limit=50, offset=0):
         """(records without their moves, number of moves) of one page of the games `query`
         matches, newest first, and how many it matches in all. Indexed: well under a second

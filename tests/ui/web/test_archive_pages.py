@@ -168,8 +168,9 @@ def test_the_game_page_offers_only_the_formats_that_hold_its_variant(archive_ser
     for game in range(3):
         browser.get(server.url + "game/%d" % ids[game])
         offered[game] = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".downloads a")]
-    assert offered == {0: ["PGN", "KIF", "JSON"], 1: ["PGN", "KIF", "CSA", "JSON"],
-                       2: ["PGN", "JSON"]}
+    assert offered == {0: ["PGN", "KIF", "KI2", "JSON", "USI"],
+                       1: ["PGN", "KIF", "KI2", "CSA", "JSON", "JKF", "USI"],
+                       2: ["PGN", "JSON", "USI", "XBOARD"]}
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(server.url + "game/%d/download.csa" % ids[0])
     assert refused.value.code == 415
