@@ -9,7 +9,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean fsf emulator pcb
+.PHONY: all venv test test-slow soak bench demo sim serve flash typecheck clean fsf emulator pcb recordoracle
 
 all: test
 
@@ -31,7 +31,17 @@ $(EMU_STAMP): $(EMULATOR)/package.json $(EMULATOR)/package-lock.json
 
 emulator: $(EMU_STAMP)
 
-test: $(STAMP) $(EMU_STAMP)
+# The records' oracle (tools/recordoracle): tsshogi from npm, pinned by package-lock.json.
+ORACLE       := tools/recordoracle
+ORACLE_STAMP := $(ORACLE)/node_modules/.installed
+$(ORACLE_STAMP): $(ORACLE)/package.json $(ORACLE)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix $(ORACLE) --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: the records' oracle is not installed (apt-get install nodejs npm)"; fi
+
+recordoracle: $(ORACLE_STAMP)
+
+test: $(STAMP) $(EMU_STAMP) $(ORACLE_STAMP)
 	$(BIN)/python -m pytest -q
 
 test-slow: $(STAMP) $(EMU_STAMP)
@@ -50,6 +60,10 @@ demo: $(STAMP)
 
 sim: $(STAMP)
 	$(BIN)/yariboard sim
+
+# Three simulated boards playing, on the web pages at http://127.0.0.1:8710/ (Ctrl-C stops).
+serve: $(STAMP)
+	$(BIN)/yariboard serve --sim 3
 
 # Fairy-Stockfish (npm package, pinned in host/yariboard/engines/fsf.py) into the per-user engines
 # folder ($YARIBOARD_ENGINES_DIR if set); needs Node.js and npm.

@@ -6,6 +6,9 @@ simulator runs) and yariboard/boards/ (the board files of hardware/boards/)."""
 from setuptools import find_packages, setup
 
 FIRMWARE_PACKAGES = find_packages("firmware")
+# the web pages' files (scripts, styles, the board component with its source), as data
+WEB_FILES = ["yariboard.ui.web.static", "yariboard.ui.web.static.shogiground",
+             "yariboard.ui.web.static.shogiground.src"]
 
 setup(packages=find_packages("host") + FIRMWARE_PACKAGES + ["yariboard.firmware", "yariboard.boards"]
-      + ["yariboard.firmware." + name for name in FIRMWARE_PACKAGES])
+      + ["yariboard.firmware." + name for name in FIRMWARE_PACKAGES] + WEB_FILES)

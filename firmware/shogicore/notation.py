@@ -51,8 +51,9 @@ def to_hodges(position, m):
         return "%s*%s" % (hodges_name(v, drop_kind(m)), v.square_name(to))
     frm = move_from(m)
     piece = position.board[frm]
-    rivals = [x for x in position.legal_moves() if not is_drop(x) and move_to(x) == to
-              and move_from(x) != frm and position.board[move_from(x)] == piece]
+    # only the pieces like this one can be rivals: their moves, not every legal move
+    rivals = [x for sq in v.squares if sq != frm and position.board[sq] == piece
+              for x in position.destinations(sq) if move_to(x) == to]
     text = hodges_name(v, piece & 31)
     if rivals:
         text += v.square_name(frm)

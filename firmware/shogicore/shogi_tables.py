@@ -30,4 +30,11 @@ def build():
         totals={1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, KING: 2},
         repetitions=4, pawn_drop_mate_legal=False, impasse_threshold=24, promotion_ranks=3,
         hand_kinds=(rook, bishop, gold, silver, knight, lance, pawn),
+        # The standard handicaps: White (上手, the stronger side, to move first) leaves out
+        # pieces; only White's two back ranks differ from the even start.
+        handicaps={name: ranks + "/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1" for name, ranks in (
+            ("lance", "lnsgkgsn1/1r5b1"), ("right-lance", "1nsgkgsnl/1r5b1"),
+            ("bishop", "lnsgkgsnl/1r7"), ("rook", "lnsgkgsnl/7b1"), ("rook-lance", "lnsgkgsn1/7b1"),
+            ("two-pieces", "lnsgkgsnl/9"), ("four-pieces", "1nsgkgsn1/9"), ("six-pieces", "2sgkgs2/9"),
+            ("eight-pieces", "3gkg3/9"), ("ten-pieces", "4k4/9"))},
     )

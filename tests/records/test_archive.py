@@ -10,7 +10,8 @@ import time
 import pytest
 
 from tests.records.test_records import random_record
-from yariboard.records.archive import DB_ENV, Archive, ArchiveError, default_path
+from yariboard.records.archive import (DB_ENV, SCHEMA_VERSION, Archive, ArchiveError, ArchiveFull,
+                                      Query, default_path)
 from yariboard.records.game import GameRecord, RecordError
 
 
@@ -78,11 +79,12 @@ def test_bad_headers_are_refused_before_anything_is_written(tmp_path):
         assert archive.ids() == []
 
 
-def test_summaries_count_moves_newest_first(tmp_path):
+def test_a_listing_counts_moves_newest_first(tmp_path):
     with Archive(str(tmp_path / "a.db")) as archive:
         old = archive.new_game(random_record(1))
         new = archive.new_game(random_record(2))
-        listed = archive.summaries()
+        listed, total = archive.find()
+        assert total == 2
         assert [record.id for record, _ in listed] == [new, old]
         assert [count for _, count in listed] == [len(random_record(2).moves), len(random_record(1).moves)]
 
@@ -151,3 +153,143 @@ def test_killing_the_writer_at_random_moments_loses_nothing_committed(tmp_path):
                    capture_output=True)
     with Archive(path) as archive:
         assert archive.game(archive.find_board_game("kill-test")).usi_moves() == moves
+
+
+def full_disk_archive(path, games):
+    """An archive holding `games` that cannot grow by one page: SQLite's own limit on pages
+    gives the error a full disk gives (SQLITE_FULL), on any machine."""
+    archive = Archive(path)
+    archive.store_all(games)
+    pages = archive.db.execute("PRAGMA page_count").fetchone()[0]
+    archive.db.execute("PRAGMA max_page_count=%d" % pages)
+    return archive
+
+
+def test_a_full_disk_says_so_and_loses_nothing(tmp_path):
+    path = str(tmp_path / "games.sqlite3")
+    kept = [random_record(seed, "shogi") for seed in range(3)]
+    archive = full_disk_archive(path, kept)
+    many = [random_record(100 + seed, "shogi", max_plies=150) for seed in range(200)]
+    with pytest.raises(ArchiveFull, match="disk is full.*nothing of this change was written"):
+        archive.import_all(many)
+    archive.close()
+    with Archive(path, readonly=True) as again:
+        assert [again.game(i).same_game(game) for i, game in zip(again.ids(), kept)] == [True] * 3
+        assert len(again.ids()) == 3
+        assert again.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_an_archive_of_schema_2_gains_zone_and_notes_and_keeps_its_games(tmp_path):
+    path = str(tmp_path / "old.sqlite3")
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, variant TEXT NOT NULL, start_sfen TEXT NOT NULL,
+            black TEXT NOT NULL DEFAULT '', white TEXT NOT NULL DEFAULT '', date TEXT NOT NULL,
+            handicap TEXT NOT NULL DEFAULT '', mode TEXT NOT NULL DEFAULT 'casual',
+            winner TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '', board_game TEXT UNIQUE);
+        CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            ply INTEGER NOT NULL, usi TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (game_id, ply))
+            WITHOUT ROWID;
+        INSERT INTO games (variant, start_sfen, black, date) VALUES
+            ('shogi', 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', 'Old',
+             '2024-01-01T00:00:00Z');
+        INSERT INTO moves VALUES (1, 1, '7g7f', '2024-01-01T00:00:03Z');
+        PRAGMA user_version=2;
+    """)
+    db.close()
+    with Archive(path, readonly=True) as look:     # a read-only look does not migrate
+        assert look.game(1).usi_moves() == ["7g7f"] and look.game(1).notes() == ("", [], {})
+    with Archive(path) as archive:
+        game = archive.game(1)
+        assert (game.black, game.usi_moves(), game.zone, game.tags) == ("Old", ["7g7f"], "", [])
+        game.id, game.comments, game.tags = 0, {1: "kept"}, [("棋戦", "club")]
+        new_id = archive.new_game(game)
+        assert archive.game(new_id).comments == {1: "kept"}
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    indexes = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert {"games_by_date", "games_by_black", "games_by_white"} <= indexes
+
+
+def test_find_by_player_date_variant_result_opening_and_start_a_page_at_a_time(tmp_path):
+    games = [random_record(seed, "shogi" if seed % 3 else "yari") for seed in range(60)]
+    with Archive(str(tmp_path / "a.db")) as archive:
+        ids = archive.store_all(games)
+        stored = dict(zip(ids, games))
+
+        def expected(keep):
+            chosen = sorted(((g.date, i) for i, g in stored.items() if keep(g)), reverse=True)
+            return [i for _, i in chosen]
+
+        def found(query, per_page=7):
+            pages, page = [], 0
+            while True:
+                listed, total = archive.find(query, per_page, page * per_page)
+                pages += [record.id for record, _ in listed]
+                page += 1
+                if not listed:
+                    assert len(pages) == total
+                    return pages
+
+        some = games[7]
+        assert found(Query(player="ADA")) == expected(lambda g: "ada" in (g.black + " " + g.white).lower())
+        assert found(Query(player="ADA"))      # the random names include Ada
+        month = some.date[:7]
+        assert found(Query(since=month, until=month)) == expected(lambda g: g.date.startswith(month))
+        assert found(Query(variant="yari", result="unfinished")) == expected(
+            lambda g: g.variant == "yari" and not g.winner)
+        opening = " ".join(some.usi_moves()[:2])
+        assert found(Query(opening=opening)) == expected(lambda g: g.usi_moves()[:2] == some.usi_moves()[:2])
+        assert found(Query(start=some.start_sfen, result="black")) == expected(
+            lambda g: g.start_sfen == some.start_sfen and g.winner == "black")
+        # the index holds the first moves: a longer opening is refused, not silently cut
+        with pytest.raises(ArchiveError, match="at most 16 moves"):
+            archive.find(Query(opening=" ".join(["7g7f"] * 17)))
+
+
+def as_a_reader(argv, tmp_root):
+    """Run the command line as a user who may not write to the archive. Run as root (who
+    may write anywhere), the tests switch to `nobody` with setpriv, with the system's Python
+    of the same version and this checkout on its path."""
+    host = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if os.geteuid() != 0:
+        return subprocess.run([sys.executable, "-m", "yariboard.cli.main", *argv],
+                              capture_output=True, text=True, timeout=120)
+    system = "/usr/bin/python3"
+    version = subprocess.run([system, "-c", "import sys; print(sys.version_info[:2])"],
+                             capture_output=True, text=True).stdout.strip()
+    assert version == str(tuple(sys.version_info[:2])), "no system Python %s for nobody" % version
+    site = [p for p in sys.path if p.endswith("site-packages") and p.startswith(sys.prefix)]
+    path = ":".join([os.path.join(host, "host"), os.path.join(host, "firmware")] + site)
+    return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
+                           "PYTHONPATH=" + path, "HOME=" + tmp_root, system, "-m",
+                           "yariboard.cli.main", *argv], capture_output=True, text=True, timeout=120)
+
+
+def test_a_read_only_archive_in_a_read_only_folder_lists_shows_and_exports():
+    import shutil
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="yariboard-readonly-")
+    try:
+        os.chmod(folder, 0o755)
+        path = os.path.join(folder, "games.sqlite3")
+        game = random_record(3, "shogi")
+        with Archive(path) as archive:
+            game_id = archive.new_game(game)
+        os.chmod(path, 0o444)
+        os.chmod(folder, 0o555)
+        listed = as_a_reader(["--db", path, "games", "list"], folder)
+        assert listed.returncode == 0, listed.stderr
+        assert "games 1-1 of 1" in listed.stdout
+        shown = as_a_reader(["--db", path, "games", "export", str(game_id), "--format", "usi"], folder)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.split()[-len(game.moves):] == game.usi_moves()
+        # a command that writes says so in one line and changes nothing
+        deleted = as_a_reader(["--db", path, "games", "delete", str(game_id)], folder)
+        assert deleted.returncode == 1 and "Traceback" not in deleted.stderr
+        assert len(deleted.stderr.strip().splitlines()) == 1 and "is read-only" in deleted.stderr
+        with Archive(path, readonly=True) as archive:
+            assert archive.game(game_id).same_game(archive.game(game_id)) and archive.ids() == [game_id]
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder)

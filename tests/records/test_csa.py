@@ -9,6 +9,7 @@ import shogi
 import shogi.CSA
 
 from shogicore.variants import variant_by_name
+from tests.records import tsshogi
 from tests.records.test_kif import random_game, shogi_handicap_games
 from yariboard.records.formats import csa, kif
 from yariboard.records import formats as exports
@@ -65,7 +66,8 @@ def test_floodgate_style_file_with_a_board_and_one_line_moves():
     assert game.usi_moves() == [cshogi.move_to_usi(m) for m in parsed.moves]
     assert game.usi_moves() == ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]
     assert (game.black, game.white) == ("Alice", "Bob")
-    assert game.date == "2024-04-05T21:00:00Z"
+    assert game.date == "2024-04-05T12:00:00Z"   # 21:00 in Japan
+    assert game.zone == "+09:00"
     assert [m.at[-6:-1] for m in game.moves] == ["00:12", "00:18", "00:21", "00:23", "00:43"]
     assert (game.winner, game.reason) == ("black", "resignation")
     assert parsed.win == cshogi.BLACK_WIN
@@ -83,13 +85,24 @@ def test_handicap_file_as_the_csa_standard_shows_it():
     assert "手合割：二枚落ち" in exports.export_games([game], "kif")
 
 
-def test_yari_and_set_up_positions_are_refused_clearly():
+def test_yari_games_are_refused_clearly():
     yari = random_game(1, "yari", variant_by_name("yari").start_sfen)
     with pytest.raises(RecordError, match="standard shogi only"):
         exports.export_games([yari], "csa")
+
+
+def test_set_up_positions_with_pieces_in_hand_round_trip():
     odd = random_game(2, "shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1")
-    with pytest.raises(RecordError, match="even start or a handicap"):
-        exports.export_games([odd], "csa")
+    text = exports.export_games([odd], "csa")
+    assert "P+00FU" in text and "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY" in text
+    (back,) = exports.import_games(text, "csa")
+    assert back.same_game(odd)
+
+
+def test_an_unreadable_start_time_keeps_its_text_and_the_game():
+    (game,) = exports.import_games("V2.2\n$START_TIME:yesterday\nPI\n+\n+7776FU\n", "csa")
+    assert game.usi_moves() == ["7g7f"] and game.tag("開始日時") == "yesterday"
+    assert "$START_TIME:yesterday" in exports.export_games([game], "csa")
 
 
 @pytest.mark.parametrize("text, message", [
@@ -100,7 +113,6 @@ def test_yari_and_set_up_positions_are_refused_clearly():
     ("V2.2\nPI\n+\n%WHATEVER\n", "line 4: unknown ending"),
     ("V2.2\n+7776FU\n", "line 2: move before the start position"),
     ("V2.2\nN+a\n", "no start position"),
-    ("V2.2\n$START_TIME:yesterday\nPI\n+\n", "line 2: bad \\$START_TIME"),
     ("V2.2\nP1-KY\nPI\n+\n", "needs the nine lines"),
     ("V2.2\nPI\n+\nT5\n", "line 4: time T5 before the first move"),
     ("V2.2\nPI\n+\nhello\n", "line 4: unreadable line 'hello'"),
@@ -108,3 +120,16 @@ def test_yari_and_set_up_positions_are_refused_clearly():
 def test_broken_csa_names_the_line(text, message):
     with pytest.raises(RecordError, match=message):
         csa.read_csa(text)
+
+
+def test_a_set_up_with_pieces_in_hand_and_00al_reads_as_tsshogi_reads_it(tmp_path):
+    rows = ["P%d%s" % (rank, " * " * 4 + ("-OU" if rank == 1 else "+OU" if rank == 9 else " * ") + " * " * 4)
+            for rank in range(1, 10)]
+    text = "V2.2\n" + "\n".join(rows) + "\nP+00KI\nP-00AL\n+\n+0052KI\n%CHUDAN\n"
+    (game,) = exports.import_games(text, "csa")
+    path = tmp_path / "hands.csa"
+    path.write_text(text)
+    (theirs,) = tsshogi.read([str(path)]).values()      # cshogi does not know 00AL
+    assert game.start_sfen.split()[:3] == tsshogi.position(theirs)
+    assert game.start_sfen.split()[2] == "G2r2b3g4s4n4l18p"
+    assert game.usi_moves() == theirs["moves"] == ["G*5b"]

@@ -13,7 +13,7 @@ from shogicore.notation import to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from yariboard.records import formats as exports
-from yariboard.records.game import GameRecord, MoveRecord, RecordError
+from yariboard.records.game import GameRecord, MoveRecord, RecordError, replay
 
 START = datetime.datetime(2025, 3, 14, 9, 26, 53, tzinfo=datetime.timezone.utc)
 
@@ -128,8 +128,8 @@ def test_we_read_kif_written_by_cshogi(tmp_path):
     (game,) = exports.import_games(path.read_text(encoding="utf-8"), "kif")
     assert game.usi_moves() == usi
     assert (game.black, game.white) == ("Sente", "Gote")
-    assert game.date == "2024-05-06T07:08:09Z"
-    clock = datetime.datetime(2024, 5, 6, 7, 8, 9)
+    assert game.date == "2024-05-05T22:08:09Z"   # 07:08:09 in Japan, as cshogi writes it
+    clock = datetime.datetime(2024, 5, 5, 22, 8, 9)   # 07:08:09 in Japan
     for entry, seconds in zip(game.moves, spent):
         clock += datetime.timedelta(seconds=seconds)
         assert entry.at == clock.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -214,8 +214,8 @@ def test_corrupt_kif_names_the_line():
     with pytest.raises(RecordError, match=r"^line %d: unreadable move line" % fifth):
         exports.import_games(replace_line(text, fifth, "five: ７六歩(77)"), "kif")
     date = line_of(text, "開始日時")
-    with pytest.raises(RecordError, match=r"^line %d: bad start date" % date):
-        exports.import_games(replace_line(text, date, "開始日時：someday"), "kif")
+    (kept,) = exports.import_games(replace_line(text, date, "開始日時：someday"), "kif")
+    assert kept.tag("開始日時") == "someday"      # an unreadable date keeps its text
     with pytest.raises(RecordError, match=r"^line \d+: no move table"):
         exports.import_games("\n".join(text.splitlines()[:5]), "kif")
 
@@ -244,3 +244,35 @@ def test_format_is_taken_from_the_file_name_or_refused():
     assert exports.format_for_path("x.dat", "json") == "json"
     with pytest.raises(RecordError, match="--format"):
         exports.format_for_path("x.dat")
+
+
+def test_usi_lines_round_trip_every_variant_and_python_shogi_plays_them():
+    games = [random_record(300 + seed, variant, max_plies=40)
+             for seed, variant in enumerate(["shogi", "yari", "wa", "shogi"])]
+    text = exports.export_games(games, "usi")
+    assert text.splitlines()[0].startswith("position startpos moves ")
+    back = exports.import_games(text, "usi")
+    for game, read in zip(games, back):
+        assert (read.variant, read.start_sfen, read.usi_moves()) == (game.variant, game.start_sfen,
+                                                                     game.usi_moves())
+    board = shogi.Board()
+    for usi in back[0].usi_moves():
+        board.push_usi(usi)           # python-shogi takes every move as legal, in turn
+    assert board.sfen().split()[:3] == replay(back[0]).sfen().split()[:3]
+
+
+def test_usi_lines_name_the_line_of_a_bad_move():
+    with pytest.raises(RecordError, match=r"^line 2: move 2 7g7f is not legal"):
+        exports.import_games("# two games\nstartpos moves 7g7f 7g7f\n", "usi")
+    with pytest.raises(RecordError, match=r"^line 1: a 80x1 board is no variant's"):
+        exports.import_games("position sfen 80 b - 1\n", "usi")
+
+
+def test_jkf_errors_name_the_line():
+    text = '{\n "header": {},\n "moves": [\n  {},\n  {"move": {"to": {"x": 7, "y": 6}, "piece": "FU",\n' \
+           '            "from": {"x": 7, "y": 7}}},\n  {"move": {"to": {"x": 7, "y": 5}, "piece": "FU",\n' \
+           '            "from": {"x": 7, "y": 6}}}\n ]\n}\n'
+    with pytest.raises(RecordError, match=r"^line 7 \(move 2\): .* is not legal here"):
+        exports.import_games(text, "jkf")
+    with pytest.raises(RecordError, match=r"^line 1: .*header"):
+        exports.import_games('{"header": ["x"], "moves": []}', "jkf")

@@ -5,6 +5,7 @@ Each typed move must be recorded exactly as typed (promotion choice, drop kind),
 input must come back as one line naming the problem, and the screen must say what the board
 shows: the LED styles the interpreter lights and a status line that follows its phase.
 """
+import json
 import re
 import time
 
@@ -16,6 +17,8 @@ from shogicore.variants import WHITE
 from yariboard.records.archive import Archive
 from yariboard.engines.builtin.search import Engine
 from yariboard.ui.console import SimConsole
+from yariboard.ui.web.feed import LiveFeed
+from yariboard.ui.web.publish import LiveBoard
 from yariboard.sim.rig import SimRig
 
 PROMOTE_SFEN = "3k3/7/7/P6/7/7/7/7/3K3 b - 1"        # Black pawn 7d, 7c is in the zone
@@ -222,6 +225,28 @@ def test_while_the_engine_thinks_the_screen_shows_it_and_commands_are_served(tmp
                     break
             assert "engine thinking" not in screen(sim)
             assert "carry out the engine's move" in status(sim)
+    finally:
+        archive.close()
+
+
+def test_the_watch_of_serve_and_voice_sees_each_typed_move_with_the_boards_leds(tmp_path):
+    """`sim --serve`: the console's steps reach the live page, which shows the archive's
+    moves and the LEDs the board lights."""
+    archive = Archive(str(tmp_path / "games.sqlite3"))
+    console = Console(width=80, record=True, color_system=None)
+    feed = LiveFeed()
+    try:
+        with SimRig(str(tmp_path / "flash"), clock="virtual", log_dir=str(tmp_path)) as rig:
+            sim = SimConsole(rig, archive, console, watch=LiveBoard(feed, "1").update)
+            sim.pump(0.2)
+            run(sim, "move 7g7f", "move 3c3d", "lift 2g")
+            sim.pump(0.1)
+            snap = json.loads(feed.latest("1")[1])
+            assert [row["usi"] for row in snap["moves"]] == ["7g7f", "3c3d"] == recorded(sim)
+            assert snap["game_id"] == sim.recorder.game_id
+            assert snap["leds"] == sorted([square, style] for square, style
+                                          in rig.led_styles().items())
+            assert snap["leds"]                  # the lifted piece's square is lit
     finally:
         archive.close()
 

@@ -1,8 +1,11 @@
 """`yariboard demo`: watch two engines play a whole game through the simulated board."""
+from contextlib import nullcontext
+
 from rich.console import Console
 
 from yariboard.play import demo
-from yariboard.cli.common import add_board_option, add_db_option, open_archive
+from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
+from yariboard.cli.options import add_spectator_options, start_spectators
 from yariboard.ui.console import watch_demo
 from yariboard.ui.view import RESULT_TEXT
 
@@ -23,15 +26,21 @@ def register(subparsers):
                         help="adjudicate by material after this many moves")
     parser.add_argument("--seed", type=int, default=1, help="engine randomness (a different game per seed)")
     add_board_option(parser, "the board to play on (its variant is the game's)")
+    add_spectator_options(parser)
     parser.set_defaults(func=run)
 
 
 def run(args):
     levels = (args.black_level, args.white_level)
-    with open_archive(args) as archive, watch_demo(Console(), demo.player_names(levels)) as watch:
-        game_id = demo.run_demo(archive, levels=levels, max_plies=args.max_plies, seed=args.seed,
-                                seconds_per_move=args.seconds, board=args.board or "yari-9x7",
-                                watch=watch)
+    with open_archive(args) as archive:
+        try:
+            spectators = start_spectators(args, archive.path)
+        except (OSError, ValueError) as error:
+            return fail(str(error))
+        with spectators or nullcontext(), watch_demo(Console(), demo.player_names(levels)) as draw:
+            game_id = demo.run_demo(archive, levels=levels, max_plies=args.max_plies, seed=args.seed,
+                                    seconds_per_move=args.seconds, board=args.board or "yari-9x7",
+                                    watch=spectators.watch("1", then=draw) if spectators else draw)
         record = archive.game(game_id)
     print("game %d saved in %s: %d moves, %s (%s)" % (
         game_id, archive.path, len(record.moves), RESULT_TEXT.get(record.winner, "unfinished"),

@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "yariboard.cli.usi",
     "yariboard.cli.match",
     "yariboard.cli.board",
+    "yariboard.cli.serve",
 )
 
 

@@ -1,4 +1,6 @@
-"""Options `play` and `sim` share: the new game's settings and the simulated board."""
+"""Options the commands share: the new game's settings and the simulated board (`play`,
+`sim`), the web pages and the voice (`play`, `sim`, `demo`, `serve`)."""
+import argparse
 import os
 import tempfile
 
@@ -8,6 +10,9 @@ from yariboard import resources
 from yariboard.play.controls import check_new_game
 from yariboard.records.game import MODES
 from yariboard.sim.rig import SimRig
+from yariboard.ui.spectators import Spectators
+from yariboard.ui.voice import LANGUAGES
+from yariboard.ui.web.server import DEFAULT_HOST, DEFAULT_PORT
 
 DEFAULT_BOARD = "yari-9x7"
 
@@ -70,3 +75,37 @@ def make_rig(args, clock):
         storage = getattr(args, "storage", None) or tempfile.mkdtemp(prefix="yariboard-emulator-")
         return EmuRig(os.path.join(storage, "flash.bin"), board=board_for(args), clock=clock)
     return SimRig(getattr(args, "storage", None), board=board_for(args), clock=clock)
+
+
+def add_spectator_options(parser, serve_flag=True):
+    """`--serve` (with `--serve-host`, `--serve-port`) and `--voice [en|ja]`."""
+    if serve_flag:
+        parser.add_argument("--serve", action="store_true",
+                            help="show the game on a web page too (see `yariboard serve -h`)")
+        parser.add_argument("--serve-host", default=DEFAULT_HOST, metavar="HOST",
+                            help="with --serve: the address to listen on (default %(default)s; "
+                                 "any other makes the page read-only)")
+        parser.add_argument("--serve-port", type=port_number, default=DEFAULT_PORT, metavar="PORT",
+                            help="with --serve: the port (default %(default)s)")
+    parser.add_argument("--voice", nargs="?", const="en", choices=LANGUAGES,
+                        help="speak each move and the end of the game with espeak-ng: en "
+                             "(Hodges' words, the default) or ja")
+
+
+def port_number(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port is a number from 0 to 65535, not %r" % text)
+    return value
+
+
+def start_spectators(args, db_path):
+    """The Spectators the options of add_spectator_options ask for, started; None when
+    neither --serve nor --voice was given. ValueError (espeak-ng missing) and OSError (the
+    port is taken) say why not."""
+    if not args.serve and not args.voice:
+        return None
+    return Spectators(db_path, args.serve, args.serve_host, args.serve_port, args.voice).start()

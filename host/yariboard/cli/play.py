@@ -10,6 +10,7 @@ plays CrazyWa (Debian's `crazywa`), which speaks the XBoard protocol.
 """
 import argparse
 import os
+from contextlib import nullcontext
 
 from rich.console import Console
 
@@ -18,7 +19,8 @@ from shogicore.variants import BLACK, WHITE
 from yariboard import resources
 from yariboard.board.link import BoardRefused, Link, LinkError
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
-from yariboard.cli.options import add_game_options, board_for, check_game_options, make_rig
+from yariboard.cli.options import (add_game_options, add_spectator_options, board_for,
+                                   check_game_options, make_rig, start_spectators)
 from yariboard.engines import fsf, levels
 from yariboard.engines.base import EngineError
 from yariboard.engines.usi import UsiEngine
@@ -73,6 +75,7 @@ def register(subparsers):
     parser.add_argument("--increment", type=float, default=0.0, metavar="SECONDS",
                         help="with a clock: SECONDS added after each move (Fischer)")
     parser.add_argument("--you", default="player", help="your name for the archive")
+    add_spectator_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -158,9 +161,15 @@ def run(args):
     console = Console()
     try:
         with open_archive(args) as archive:
-            if args.sim:
-                return play_simulated(args, archive, engine, side, names, console)
-            return play_board(args, archive, engine, side, names, console)
+            try:
+                spectators = start_spectators(args, archive.path)
+            except (OSError, ValueError) as error:
+                return fail(str(error))
+            with spectators or nullcontext():
+                watch = spectators.watch("1") if spectators else None
+                if args.sim:
+                    return play_simulated(args, archive, engine, side, names, console, watch)
+                return play_board(args, archive, engine, side, names, console, watch)
     except (LinkError, EngineError) as error:
         return fail(str(error))
     finally:
@@ -185,10 +194,10 @@ def start_new_game(args, link, board_variant):
         raise LinkError(str(error))
 
 
-def play_simulated(args, archive, engine, side, names, console):
+def play_simulated(args, archive, engine, side, names, console, watch=None):
     with make_rig(args, "real") as rig:
         sim = SimConsole(rig, archive, console, engines={side: engine}, names=names,
-                         time_limit=args.seconds, clock=args.clock)
+                         time_limit=args.seconds, clock=args.clock, watch=watch)
         advise(sim.session, args)
         sim.pump(0.2)
         new_game = check_game_options(args, rig.board.config.variant)
@@ -201,7 +210,7 @@ def play_simulated(args, archive, engine, side, names, console):
     return 0
 
 
-def play_board(args, archive, engine, side, names, console):
+def play_board(args, archive, engine, side, names, console, watch=None):
     link = Link(port=args.port)
     link.connect(timeout=10)
     recorder = Recorder(link, archive, black=names[0], white=names[1])
@@ -211,6 +220,6 @@ def play_board(args, archive, engine, side, names, console):
     if args.mode is not None:
         start_new_game(args, link, link.request("version")[2])
     try:
-        return run_board(session, controls, console, names)
+        return run_board(session, controls, console, names, watch)
     finally:
         link.close()

@@ -6,11 +6,13 @@ hands would do (`lift 7g`, `place 7f`), or let `move 7g7f` do the touches, from 
 keyboard or from a script file (one command per line, `#` starts a comment).
 """
 import argparse
+from contextlib import nullcontext
 
 from rich.console import Console
 
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
-from yariboard.cli.options import add_game_options, check_game_options, check_storage, make_rig
+from yariboard.cli.options import (add_game_options, add_spectator_options, check_game_options,
+                                   check_storage, make_rig, start_spectators)
 from yariboard.ui.console import HELP, SimConsole, run_interactive
 
 
@@ -28,6 +30,7 @@ def register(subparsers):
     add_game_options(parser)
     parser.add_argument("--emulator", action="store_true",
                         help="run the real Pico firmware image on the emulated RP2040 (docs/emulator.md)")
+    add_spectator_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -43,14 +46,19 @@ def run(args):
             new_game = check_game_options(args, rig.board.config.variant)
         except ValueError as error:
             return fail(str(error))
-        sim = SimConsole(rig, archive, console)
-        sim.pump(0.2)
-        if new_game:
-            sim.execute("new " + " ".join(new_game))
-        console.print("simulated board on %s (flash in %s, %s clock)" % (rig.port, rig.storage_dir, clock))
-        if args.script:
-            return run_script(sim, args.script)
-        return run_interactive(sim, console)
+        try:
+            spectators = start_spectators(args, archive.path)
+        except (OSError, ValueError) as error:
+            return fail(str(error))
+        with spectators or nullcontext():
+            sim = SimConsole(rig, archive, console, watch=spectators.watch("1") if spectators else None)
+            sim.pump(0.2)
+            if new_game:
+                sim.execute("new " + " ".join(new_game))
+            console.print("simulated board on %s (flash in %s, %s clock)" % (rig.port, rig.storage_dir, clock))
+            if args.script:
+                return run_script(sim, args.script)
+            return run_interactive(sim, console)
 
 
 def run_script(sim, path):

@@ -4,21 +4,26 @@ The archive stores these, the exports write and read them, and `replay` checks e
 move against the shared rules core so that no record with an impossible move is ever kept.
 """
 import datetime
+import re
 import unicodedata
 from dataclasses import dataclass, field
 
 from shogicore.errors import MoveError
+from shogicore.move import parse_usi
 from shogicore.notation import to_usi
 from shogicore.impasse import impasse_result
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
+from yariboard.records.declaration import declaration_wins
+
 WINNERS = ("black", "white", "draw")
 # How a game can end: the rules core's reasons, plus a referee's decision (used by the demo
 # when a game reaches its move limit), a game left unfinished for good, and a loss on time
-# (the host's game clock).
+# (the host's game clock), and an entering-king declaration judged by CSA's points rule
+# (records from elsewhere: %KACHI, 入玉勝ち; see declaration.py).
 REASONS = ("mate", "resignation", "repetition", "perpetual-check", "impasse",
-           "illegal-move", "adjudication", "abandoned", "time")
+           "illegal-move", "adjudication", "abandoned", "time", "declaration")
 MODES = ("casual", "tournament")   # the one list of game modes the host offers
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 # Years a timestamp may have: four digits in every format, with room for a game's clock.
@@ -43,15 +48,22 @@ def stamp(moment):
 
 
 def parse_stamp(text):
-    """'2025-01-02T10:00:05Z' -> aware datetime; RecordError on anything else."""
+    """'2025-01-02T10:00:05Z' -> aware datetime; RecordError on anything else.
+
+    Read by hand, not by strptime: every move's time is read when a game is checked, and
+    strptime took most of an export's time."""
+    match = _STAMP_RE.match(text) if isinstance(text, str) else None
     try:
-        moment = datetime.datetime.strptime(text, TIME_FORMAT)
-    except (TypeError, ValueError):
+        moment = datetime.datetime(*map(int, match.groups()), tzinfo=datetime.timezone.utc)
+    except (AttributeError, ValueError):
         raise RecordError("bad timestamp %r (expected YYYY-MM-DDTHH:MM:SSZ)" % (text,))
-    if not FIRST_YEAR <= moment.year <= LAST_YEAR or len(text) != 20:
+    if not FIRST_YEAR <= moment.year <= LAST_YEAR:
         raise RecordError("timestamp %r out of range (years %d to %d)"
                           % (text, FIRST_YEAR, LAST_YEAR))
-    return moment.replace(tzinfo=datetime.timezone.utc)
+    return moment
+
+
+_STAMP_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z\Z")
 
 
 def check_name(name, side):
@@ -96,14 +108,33 @@ class GameRecord:
     moves: list = field(default_factory=list)
     id: int = 0             # archive row id; 0 when not stored
     board_game: str = ""    # the board's own identifier of the game, for resynchronisation
+    # The UTC offset the record's clock times were kept in ('+09:00' for a Japanese file),
+    # '' for UTC: the file's local times are written back as they were.
+    zone: str = ""
+    # Headers no other field holds, [(name, text)] in file order, written back as they were
+    # (KIF names: 棋戦, 場所, 持ち時間, ...; see formats/headers.py for CSA's names).
+    tags: list = field(default_factory=list)
+    # {ply: text}: 0 before the first move, n after move n, len(moves) + 1 after the ending.
+    comments: dict = field(default_factory=dict)
 
     def usi_moves(self):
         return [move.usi for move in self.moves]
 
     def same_game(self, other):
         """Equal in everything a record carries except where it is stored."""
-        return (self.headers() == other.headers()
+        return (self.headers() == other.headers() and self.notes() == other.notes()
                 and [(m.usi, m.at) for m in self.moves] == [(m.usi, m.at) for m in other.moves])
+
+    def notes(self):
+        """What a record keeps beside its moves and headers: zone, extra headers, comments."""
+        return (self.zone, [tuple(tag) for tag in self.tags],
+                {int(ply): text for ply, text in self.comments.items() if text})
+
+    def tag(self, name, default=""):
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return default
 
     def headers(self):
         return (self.variant, self.start_sfen, self.black, self.white, self.date,
@@ -120,6 +151,14 @@ def start_sfen_for(variant_name, handicap=""):
     except KeyError:
         raise RecordError("unknown handicap %r for %s (known: %s)"
                           % (handicap, variant_name, ", ".join(sorted(variant.handicaps)) or "none"))
+
+
+def handicap_of(variant_name, sfen):
+    """The name of the variant's handicap that starts from `sfen`, '' for none."""
+    for name, start in variant_by_name(variant_name).handicaps.items():
+        if start == sfen:
+            return name
+    return ""
 
 
 def check_headers(record):
@@ -166,9 +205,11 @@ def replay(record, on_move=None):
             raise RecordError("move %d (%s) is timed before the move or start before it"
                               % (index + 1, entry.usi))
         previous = entry.at
-        legal = {to_usi(variant, m): m for m in position.legal_moves()}
-        move = legal.get(entry.usi)
-        if move is None:
+        try:    # the one move, checked alone: no list of every legal move (speed at scale)
+            move = parse_usi(variant, entry.usi)
+        except MoveError:
+            move = None
+        if move is None or not position.is_legal(move) or to_usi(variant, move) != entry.usi:
             raise RecordError("move %d (%s) is not legal in %s" % (index + 1, entry.usi, position.sfen()))
         if on_move:
             on_move(index, position, move)
@@ -201,11 +242,26 @@ def check_ending(record, position):
         if record.winner != ("draw" if winner is None else WINNERS[winner]):
             raise RecordError("the record says impasse won by %s; the points give %s"
                               % (record.winner, "a draw" if winner is None else WINNERS[winner]))
-    elif status is not None and record.reason != "adjudication":
+    elif record.reason == "declaration":
+        declarer = WINNERS[position.side]
+        if record.winner != declarer or not declaration_wins(position):
+            raise RecordError("the record says %s won by declaration, but %s to move cannot "
+                              "declare (king in the enemy camp, 10 pieces there, 28/27 points)"
+                              % (record.winner, declarer))
+    elif status is not None and not _may_follow(record, status):
         raise RecordError("the record says %s, but the game had already ended: %s"
                           % (record.reason, _describe(status)))
     if record.reason in ("resignation", "illegal-move") and record.winner == "draw":
         raise RecordError("a %s cannot end in a draw" % record.reason)
+
+
+def _may_follow(record, status):
+    """A referee's decision may follow any ending; a mated side may still resign (real
+    records write 投了 and %TORYO after the mate), and so the mating side wins either way."""
+    if record.reason == "adjudication":
+        return True
+    return (record.reason == "resignation" and status[1] == "mate"
+            and status[0] is not None and WINNERS[status[0]] == record.winner)
 
 
 def _describe(status):

@@ -66,8 +66,11 @@ class SimConsole:
     """Executes sim commands against a rig and keeps the archive in step."""
 
     def __init__(self, rig, archive, console, engines=None, names=("player", "player"),
-                 time_limit=None, clock=None):
+                 time_limit=None, clock=None, watch=None):
+        """`watch(session, leds, phase)`, when given, is called after every step (the web
+        page and the voice of --serve and --voice)."""
         self.rig = rig
+        self.watch = watch
         self.console = console
         self.names = names
         self.link = Link(finder=rig.ports)
@@ -80,6 +83,8 @@ class SimConsole:
     def pump(self, timeout=0.05):
         events = self.session.step(timeout)
         self.controls.followed(events)
+        if self.watch is not None:
+            self.watch(self.session, self.rig.led_styles(), self.rig.phase())
         return events
 
     def state(self):
@@ -345,15 +350,18 @@ def _read_and_run(sim, keyboard, display, until_finished):
     return 0
 
 
-def run_board(session, controls, console, names):
+def run_board(session, controls, console, names, watch=None):
     """A real board played with the host controls typed at the keyboard, until the game
-    ends or `quit`; the game stays on the board either way."""
+    ends or `quit`; the game stays on the board either way. `watch(session, leds, phase)`,
+    when given, is called after every step (the board's LEDs are not known here)."""
     screen = SessionScreen(session)
+    watch = watch or (lambda session, leds, phase: None)
     console.print("type `help` for the controls, `quit` to stop (the game stays on the board)")
     try:
         with keyboard_for(console) as keyboard, Display(console) as display:
             while not session.finished():
                 controls.followed(session.step(0.05))
+                watch(session, None, "")
                 words = (keyboard.line(timeout=0) or "").split()
                 if words and words[0].lower() == "quit":
                     break
@@ -368,6 +376,7 @@ def run_board(session, controls, console, names):
                         display.say(str(error))
                 display.draw(screen.state(names=names), keyboard.typed)
             session.step(0.1)            # the last events (a resignation's end), then the screen
+            watch(session, None, "")
             display.draw(screen.state(names=names), keyboard.typed)
     except KeyboardInterrupt:
         console.print(INTERRUPTED)

@@ -1,4 +1,5 @@
-"""Game record files: PGN-like text (Hodges + USI/SFEN), KIF and CSA (own modules), JSON.
+"""Game record files: PGN-like text (Hodges + USI/SFEN), JSON, and in their own modules KIF,
+KI2, CSA, JKF and plain USI lines (usi.py).
 
 Writers take GameRecords; readers return GameRecords after replaying every move through the
 rules core. Anything a reader cannot accept raises RecordError whose message starts with
@@ -18,13 +19,14 @@ from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records import analysis
 
-from yariboard.records.formats import csa, kif
+from yariboard.records.formats import csa, jkf, ki2, kif, usi, xboard_pgn
 from yariboard.records.game import (GameRecord, MoveRecord, RecordError, parse_stamp, replay,
                                start_sfen_for)
 
-FORMATS = ("pgn", "kif", "csa", "json")
-EXTENSIONS = {".pgn": "pgn", ".txt": "pgn", ".kif": "kif", ".kifu": "kif", ".json": "json",
-              ".csa": "csa"}
+FORMATS = ("pgn", "kif", "ki2", "csa", "json", "jkf", "usi", "xboard")
+EXTENSIONS = {".pgn": "pgn", ".txt": "pgn", ".kif": "kif", ".kifu": "kif", ".ki2": "ki2",
+              ".ki2u": "ki2", ".json": "json", ".jkf": "jkf", ".csa": "csa", ".usi": "usi",
+              ".sfen": "usi"}
 
 
 def format_for_path(path, explicit=None):
@@ -42,6 +44,8 @@ def export_games(records, fmt, analyses=None):
     """The records as text; `analyses` ({game id: analysis.Analysis}) adds their comments."""
     analyses = analyses or {}
     render = {"pgn": analysis.pgn_comments, "kif": analysis.kif_comments,
+              "ki2": analysis.kif_comments, "jkf": analysis.kif_comments,
+              "usi": lambda record, result: None, "xboard": lambda record, result: None,
               "csa": lambda record, result: {ply: [text] for ply, text
                                              in analysis.pgn_comments(record, result).items()},
               "json": analysis.json_fields}[fmt]
@@ -49,12 +53,16 @@ def export_games(records, fmt, analyses=None):
     def comments(record):
         return render(record, analyses[record.id]) if record.id in analyses else None
 
-    writer = {"pgn": write_pgn, "kif": kif.write_kif, "csa": csa.write_csa, "json": write_json}[fmt]
+    writer = {"pgn": write_pgn, "kif": kif.write_kif, "ki2": ki2.write_ki2, "csa": csa.write_csa,
+              "json": write_json, "jkf": jkf.write_jkf, "usi": usi.write_usi,
+              "xboard": xboard_pgn.write_xboard}[fmt]
     return writer(records, comments)
 
 
 def import_games(text, fmt):
-    reader = {"pgn": read_pgn, "kif": kif.read_kif, "csa": csa.read_csa, "json": read_json}[fmt]
+    reader = {"pgn": read_pgn, "kif": kif.read_kif, "ki2": ki2.read_ki2, "csa": csa.read_csa,
+              "json": read_json, "jkf": jkf.read_jkf, "usi": usi.read_usi,
+              "xboard": xboard_pgn.read_xboard}[fmt]
     return reader(text)
 
 
@@ -81,6 +89,7 @@ PGN_TAGS = ("Variant", "Black", "White", "Date", "Handicap", "Mode", "Result", "
 TAG_RE = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$')
 TOKEN_RE = re.compile(r"\{[^}]*\}|[^\s{]+")
 MOVE_NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
+XBOARD_VARIANT_RE = re.compile(r'^\[Variant\s+"(crazywa|11x11\+16_chu)"\]', re.MULTILINE)
 
 
 def write_pgn(records, comments=None):
@@ -133,7 +142,9 @@ def _wrap(tokens, width=79):
 
 
 def read_pgn(text):
-    """Every game in a PGN-like text, in file order."""
+    """Every game in a PGN-like text, in file order (XBoard's Wa Shogi PGN goes to its reader)."""
+    if XBOARD_VARIANT_RE.search(text):
+        return xboard_pgn.read_xboard(text)
     games, tags, body, tag_line = [], {}, [], 0
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
@@ -329,6 +340,8 @@ def _line_aware_loads(text):
 
 def read_json(text):
     data = _line_aware_loads(text)
+    if isinstance(data, dict) and "format" not in data and ("moves" in data or "header" in data):
+        return jkf.read_jkf(text)    # a JKF record named .json (Kifu-for-JS's examples)
     if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
         raise _at_line(getattr(data, "line", 1), "not a yariboard games file (no \"format\": \"%s\")"
                        % JSON_FORMAT)

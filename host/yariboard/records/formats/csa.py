@@ -17,8 +17,10 @@ from shogicore.notation import to_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
-from yariboard.records.game import (GameRecord, MoveRecord, RecordError, now_stamp, parse_stamp,
-                               replay, stamp)
+from yariboard.records.declaration import declaration_wins
+from yariboard.records.formats import dates
+from yariboard.records.game import (GameRecord, MoveRecord, RecordError, handicap_of, now_stamp,
+                                    parse_stamp, replay, stamp)
 
 PIECES = {"P": "FU", "L": "KY", "N": "KE", "S": "GI", "G": "KI", "B": "KA", "R": "HI",
           "K": "OU", "+P": "TO", "+L": "NY", "+N": "NK", "+S": "NG", "+B": "UM", "+R": "RY"}
@@ -29,14 +31,23 @@ SIDES = {"black": "+", "white": "-"}
 ENDINGS = {
     "%TORYO": ("resignation", "other"), "%TSUMI": ("mate", "other"),
     "%SENNICHITE": ("repetition", "draw"), "%OUTE_SENNICHITE": ("perpetual-check", "mover"),
-    "%KACHI": ("impasse", "mover"), "%JISHOGI": ("impasse", "draw"),
-    "%HIKIWAKE": ("adjudication", "draw"), "%TIME_UP": ("resignation", "other"),
+    "%KACHI": ("declaration", "mover"), "%JISHOGI": ("impasse", "draw"),
+    "%HIKIWAKE": ("adjudication", "draw"), "%TIME_UP": ("time", "other"),
     "%ILLEGAL_MOVE": ("illegal-move", "other"),
     "%+ILLEGAL_ACTION": ("illegal-move", "white"), "%-ILLEGAL_ACTION": ("illegal-move", "black"),
     "%CHUDAN": ("", ""),
 }
 WORD_OF_REASON = {"resignation": "%TORYO", "mate": "%TSUMI", "repetition": "%SENNICHITE",
-                  "perpetual-check": "%OUTE_SENNICHITE", "adjudication": "%HIKIWAKE"}
+                  "perpetual-check": "%OUTE_SENNICHITE", "adjudication": "%HIKIWAKE",
+                  "time": "%TIME_UP", "declaration": "%KACHI", "abandoned": "%CHUDAN"}
+# $ headers as tsshogi and ShogiHome name them in KIF (the record keeps KIF's names).
+TAG_OF_KEY = {"EVENT": "表題", "SITE": "場所", "START_TIME": "開始日時", "END_TIME": "終了日時",
+              "TIME_LIMIT": "持ち時間", "OPENING": "戦型", "MAX_MOVES": "最大手数",
+              "JISHOGI": "持将棋規定", "NOTE": "備考"}
+KEY_OF_TAG = {tag: key for key, tag in TAG_OF_KEY.items()}
+HAND_PIECES = "RBGSNLP"
+# How many of each piece a set of shogi pieces holds (00AL gives the rest to one side).
+PIECE_SET = {"R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 OWN_COMMENT = "'yariboard:"
 MOVE_RE = re.compile(r"^([+-])(\d)(\d)(\d)(\d)([A-Z]{2})$")
 TIME_RE = re.compile(r"^T(\d+)$")
@@ -59,7 +70,7 @@ def _board(sfen):
     return cells, side
 
 
-def _sfen(cells, side):
+def _sfen(cells, side, hands=({}, {})):
     rows = []
     for rank in range(1, 10):
         row, empty = "", 0
@@ -71,7 +82,10 @@ def _sfen(cells, side):
             row += (str(empty) if empty else "") + piece
             empty = 0
         rows.append(row + (str(empty) if empty else ""))
-    return "%s %s - 1" % ("/".join(rows), side)
+    hand = "".join(("%d" % hands[colour][p] if hands[colour][p] > 1 else "")
+                   + (p if colour == 0 else p.lower())
+                   for colour in (0, 1) for p in HAND_PIECES if hands[colour].get(p))
+    return "%s %s %s 1" % ("/".join(rows), side, hand or "-")
 
 
 def handicap_squares(start_sfen):
@@ -97,14 +111,17 @@ def _game(record, notes):
     if record.variant != "shogi":
         raise RecordError("game %s: CSA holds standard shogi only, not %s; use pgn, kif or json"
                           % (record.id or "?", record.variant))
-    removed, side = handicap_squares(record.start_sfen)
-    lines = ["V2.2", "N+" + record.black, "N-" + record.white,
-             "$START_TIME:" + parse_stamp(record.date).strftime(DATE_FORMAT),
-             OWN_COMMENT + "mode=" + record.mode,
-             "PI" + "".join("%d%d%s" % (file, rank, PIECES[piece.upper()])
-                            for (file, rank), piece in removed),
-             "+" if side == "b" else "-"]
-    lines += ["'" + text for text in notes.get(0, [])]
+    lines = ["V2.2", "N+" + _one_line(record.black), "N-" + _one_line(record.white)]
+    tags = dict(record.tags)
+    if "開始日時" not in tags:
+        lines.append("$START_TIME:" + dates.write_date(record.date, record.zone))
+    lines += ["$%s:%s" % (KEY_OF_TAG.get(key, key), _one_line(value))
+              for key, value in record.tags if ":" not in key]   # 終局 (封じ手) too
+    lines += [OWN_COMMENT + "zone=" + (record.zone or "UTC")]
+    if record.mode != "casual":
+        lines.append(OWN_COMMENT + "mode=" + record.mode)
+    lines += _position_lines(record.start_sfen)
+    lines += _comment_lines(record.comments.get(0, ""), notes.get(0, []))
     variant = variant_by_name("shogi")
     previous = [parse_stamp(record.date)]
 
@@ -112,24 +129,71 @@ def _game(record, notes):
         when = parse_stamp(record.moves[index].at)
         lines.append(move_text(variant, position, move))
         lines.append("T%d" % int((when - previous[0]).total_seconds()))
-        lines.extend("'" + note for note in notes.get(index + 1, []))
+        lines.extend(_comment_lines(record.comments.get(index + 1, ""), notes.get(index + 1, [])))
         previous[0] = when
 
     final = replay(record, add)
     if record.reason:
         word = _ending_word(record, final)
         if _ending_of(word, final) != (record.reason, record.winner):
+            # no CSA word says it (a resignation out of turn, a referee's decision): other
+            # readers see the game stopped, ours reads the result from the comment
             lines.append("%sresult=%s,%s" % (OWN_COMMENT, record.reason, record.winner))
+            word = "%CHUDAN"
         lines.append(word)
     else:
         lines.append("%CHUDAN")
+    lines += _comment_lines(record.comments.get(len(record.moves) + 1, ""), [])
     return "\n".join(lines) + "\n"
+
+
+def _one_line(text):
+    return " ".join(text.splitlines())
+
+
+def _comment_lines(comment, analysis):
+    """A record's comment as `'*` lines (what CSA readers keep), then analysis lines."""
+    # `'*` with nothing after it is no comment to CSA readers: blank lines cannot be kept
+    return ["'*" + line for line in comment.split("\n") if line] + ["'" + text for text in analysis]
+
+
+def _position_lines(sfen):
+    """`PI` and the side to move for the even start or a handicap, else P1..P9 and hands."""
+    try:
+        removed, side = handicap_squares(sfen)
+        return ["PI" + "".join("%d%d%s" % (file, rank, PIECES[piece.upper()])
+                               for (file, rank), piece in removed),
+                "+" if side == "b" else "-"]
+    except RecordError:
+        pass
+    cells, side = _board(sfen)
+    lines = []
+    for rank in range(1, 10):
+        row = ""
+        for file in range(9, 0, -1):
+            piece = cells.get((file, rank))
+            row += " * " if piece is None else (
+                ("+" if piece.lstrip("+").isupper() else "-") + PIECES["+" * piece.startswith("+")
+                                                                      + piece.lstrip("+").upper()])
+        lines.append("P%d%s" % (rank, row))
+    hand, number = sfen.split()[2], ""
+    held = ["", ""]
+    for char in "" if hand == "-" else hand:
+        if char.isdigit():
+            number += char
+            continue
+        held[0 if char.isupper() else 1] += ("00" + PIECES[char.upper()]) * int(number or 1)
+        number = ""
+    lines += ["P%s%s" % (sign, text) for sign, text in zip("+-", held) if text]
+    return lines + ["+" if side == "b" else "-"]
 
 
 def _ending_word(record, final):
     if record.reason == "impasse":
         return "%JISHOGI" if record.winner == "draw" else "%KACHI"
     if record.reason == "illegal-move":
+        if _ending_of("%ILLEGAL_MOVE", final)[1] == record.winner:
+            return "%ILLEGAL_MOVE"      # the side to move lost: every reader agrees on this
         return "%-ILLEGAL_ACTION" if record.winner == "black" else "%+ILLEGAL_ACTION"
     return WORD_OF_REASON[record.reason]
 
@@ -174,8 +238,11 @@ def read_csa(text):
         elif line:
             # A line may hold several statements separated by commas (`+7776FU,T12`),
             # except comments, which run to the end of the line.
-            statements = [line] if line.startswith("'") else line.split(",")
-            current.extend((number, statement.strip()) for statement in statements)
+            # ... except comments (which keep their spaces), names and $ headers
+            statements = ([raw.lstrip(" \t\ufeff").rstrip("\r")] if line.startswith("'")
+                          else [line] if line[0] in "N$" else line.split(","))
+            current.extend((number, statement if statement.startswith("'") else statement.strip())
+                           for statement in statements)
     if current or not games:
         games.append(_record(current, first))
     return games
@@ -183,16 +250,24 @@ def read_csa(text):
 
 def _record(statements, first_line):
     variant = variant_by_name("shogi")
-    record = GameRecord(variant="shogi")
-    position, override, ending = None, None, None
-    move_lines, rows = [], {}
+    record = GameRecord(variant="shogi", zone=dates.JAPAN)
+    position, override, ending, own = None, None, None, False
+    move_lines, rows, notes, date_text = [], {}, {}, None
+    cells, hands, set_up = None, [{}, {}], False
     for number, statement in statements:
         if statement.startswith(OWN_COMMENT):
+            own = True
             key, _, value = statement[len(OWN_COMMENT):].partition("=")
             if key == "mode":
                 record.mode = value
+            elif key == "zone":
+                record.zone = "" if value == "UTC" else value
             elif key == "result" and value.count(",") == 1:
                 override = tuple(value.split(","))
+            continue
+        if statement.startswith("'*"):
+            ply = len(record.moves) + (1 if ending is not None else 0)
+            notes.setdefault(ply, []).append(statement[2:])
             continue
         if statement.startswith("'") or statement.startswith("V"):
             continue
@@ -201,27 +276,38 @@ def _record(statements, first_line):
         elif statement.startswith("N-"):
             record.white = statement[2:]
         elif statement.startswith("$"):
-            key, _, value = statement.partition(":")
-            if key == "$START_TIME":
-                record.date = _date(value.strip(), number)
+            key, _, value = statement[1:].partition(":")
+            if position is None or key in ("END_TIME",):
+                record.tags.append((TAG_OF_KEY.get(key, key), value))
+            if key == "START_TIME" and position is None:
+                date_text = value
         elif statement.startswith("PI"):
-            record.start_sfen = _handicap(statement[2:], number)
+            cells = _handicap(statement[2:], number)
         elif re.match(r"^P[1-9]", statement):
             rows[int(statement[1])] = (statement[2:], number)
+        elif statement[:2] in ("P+", "P-"):
+            if position is not None:
+                raise _at_line(number, "a set-up line after the moves began")
+            if cells is None:
+                cells = _rows_cells(rows) if rows else {}
+                rows = {}
+            _place(cells, hands, statement, number)
+            set_up = True
         elif statement.startswith("P"):
-            raise _at_line(number, "pieces in hand (P+, P-) are not supported; only the even "
-                           "start, PI handicaps and P1..P9 boards")
+            raise _at_line(number, "unreadable position line %r" % statement[:40])
         elif statement in ("+", "-") and position is None:
             if rows:
-                record.start_sfen = _rows_sfen(rows)
-            if not record.start_sfen:
-                raise _at_line(number, "side to move before the position (PI or P1..P9)")
-            cells, _ = _board(record.start_sfen)
-            record.start_sfen = _sfen(cells, "b" if statement == "+" else "w")
+                cells = _rows_cells(rows)
+            if cells is None:      # Shogi Wars writes no position line for the even start
+                cells = _handicap("", number)
+            _give_the_rest(cells, hands)
+            record.start_sfen = _sfen(cells, "b" if statement == "+" else "w", hands)
             try:
                 position = Position(variant, record.start_sfen)
             except ValueError as error:
                 raise _at_line(number, "bad start position: %s" % error)
+            record.start_sfen = position.sfen()
+            record.handicap = handicap_of("shogi", record.start_sfen)
         elif statement[0] in "+-":
             if position is None:
                 raise _at_line(number, "move before the start position (PI and +/-)")
@@ -235,20 +321,32 @@ def _record(statements, first_line):
         elif TIME_RE.match(statement):
             if not record.moves:
                 raise _at_line(number, "time %s before the first move" % statement)
-            record.moves[-1].at = int(TIME_RE.match(statement).group(1))
+            digits = TIME_RE.match(statement).group(1)
+            if len(digits) > MOVE_SECONDS_DIGITS:
+                raise _at_line(number, "move time %s... is out of range" % statement[:12])
+            record.moves[-1].at = int(digits)
         elif statement.startswith("%"):
             if statement not in ENDINGS:
-                raise _at_line(number, "unknown ending %r" % statement)
+                raise _at_line(number, "unknown ending %r" % statement[:20])
             if position is None:
                 raise _at_line(number, "ending before the start position")
             ending = _ending_of(statement, position)
+            if ending[0] == "declaration" and not declaration_wins(position):
+                # a declaration that fails the rule loses (the server's 'illegal kachi)
+                ending = _ending_of("%ILLEGAL_MOVE", position)
         else:
             raise _at_line(number, "unreadable line %r" % statement[:40])
     if position is None:
         raise _at_line(statements[-1][0] if statements else first_line,
                        "no start position (PI and +/-) found")
+    if own and not any(s.startswith(OWN_COMMENT + "zone=") for _, s in statements):
+        record.zone = ""       # yariboard's files before it named the zone were in UTC
+    record.date = dates.read_date(date_text, record.zone) if date_text else None
+    if date_text is not None and not dates.needs_text(date_text, record.date, record.zone):
+        record.tags.remove(("開始日時", date_text))
     record.date = record.date or now_stamp()
     _timestamps(record)
+    record.comments = {ply: "\n".join(lines).rstrip("\n") for ply, lines in notes.items()}
     if ending is not None:
         record.reason, record.winner = override or ending
     try:
@@ -256,6 +354,45 @@ def _record(statements, first_line):
     except RecordError as error:
         raise _at_line(move_lines[-1] if move_lines else first_line, error)
     return record
+
+
+# A move's seconds (T lines): ten digits is over 300 years, far past any stamp a game can have.
+MOVE_SECONDS_DIGITS = 10
+
+
+def _place(cells, hands, statement, line):
+    """P+63KI00FU, P-00AL: pieces for one side, on squares or (00) in hand."""
+    colour, text = (0 if statement[1] == "+" else 1), statement[2:]
+    if len(text) % 4:
+        raise _at_line(line, "a set-up line wants squares and pieces in groups of four")
+    for index in range(0, len(text), 4):
+        square, code = text[index:index + 2], text[index + 2:index + 4]
+        if code == "AL" and square == "00":
+            hands[colour]["AL"] = 1
+            continue
+        symbol = SYMBOL_OF.get(code)
+        if symbol is None or not square.isdigit():
+            raise _at_line(line, "unreadable piece %r" % text[index:index + 4])
+        if square == "00":
+            if symbol not in HAND_PIECES:
+                raise _at_line(line, "%s cannot be in hand" % code)
+            hands[colour][symbol] = hands[colour].get(symbol, 0) + 1
+        elif "0" in square:
+            raise _at_line(line, "no square %s" % square)
+        else:
+            cells[(int(square[0]), int(square[1]))] = symbol if colour == 0 else symbol.lower()
+
+
+def _give_the_rest(cells, hands):
+    """00AL: every piece not on the board or in a hand goes to that side's hand."""
+    for colour in (0, 1):
+        if hands[colour].pop("AL", None) is None:
+            continue
+        for piece, total in PIECE_SET.items():
+            used = sum(1 for p in cells.values() if p.lstrip("+").upper() == piece)
+            used += hands[0].get(piece, 0) + hands[1].get(piece, 0)
+            if total > used:
+                hands[colour][piece] = hands[colour].get(piece, 0) + total - used
 
 
 def _timestamps(record):
@@ -266,18 +403,8 @@ def _timestamps(record):
         entry.at = stamp(clock)
 
 
-def _date(value, line):
-    for pattern in (DATE_FORMAT, "%Y/%m/%d %H:%M", "%Y/%m/%d"):
-        try:
-            moment = datetime.datetime.strptime(value, pattern)
-        except ValueError:
-            continue
-        return stamp(moment.replace(tzinfo=datetime.timezone.utc))
-    raise _at_line(line, "bad $START_TIME %r (expected YYYY/MM/DD HH:MM:SS)" % value)
-
-
-def _rows_sfen(rows):
-    """P1..P9 board lines (three characters a square: ` * `, `+FU`, `-KA`) -> SFEN board."""
+def _rows_cells(rows):
+    """P1..P9 board lines (three characters a square: ` * `, `+FU`, `-KA`) -> cells."""
     if sorted(rows) != list(range(1, 10)):
         raise _at_line(min(line for _, line in rows.values()), "a board needs the nine lines P1..P9")
     cells = {}
@@ -292,7 +419,7 @@ def _rows_sfen(rows):
                 raise _at_line(line, "unknown square %r" % square)
             symbol = SYMBOL_OF[square[1:]]
             cells[(9 - index, rank)] = symbol if square[0] == "+" else symbol.lower()
-    return _sfen(cells, "b")
+    return cells
 
 
 def _handicap(text, line):
@@ -306,7 +433,7 @@ def _handicap(text, line):
         if square not in cells or PIECES.get(cells[square].upper()) != group[2:]:
             raise _at_line(line, "PI: no %s at the start on %s" % (group[2:], group[:2]))
         del cells[square]
-    return _sfen(cells, side)
+    return cells
 
 
 def _parse_move(variant, position, statement, line):

@@ -20,6 +20,8 @@ from shogicore.notation import to_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
+from yariboard.records.declaration import declaration_wins
+from yariboard.records.formats import bod, dates
 from yariboard.records.game import (FIRST_YEAR, LAST_YEAR, GameRecord, MoveRecord, RecordError,
                                now_stamp, parse_stamp, replay, stamp)
 
@@ -35,20 +37,14 @@ PIECE_ALIASES = {"shogi": {"王": "K", "竜": "+R", "杏": "+L", "圭": "+N", "�
                  "yari": {"王": "K"}}
 YARI_HEADER = ("変種", "槍将棋")
 
-# Handicap names as KIF writes them after 手合割, and the start position each stands for.
+# Handicap names as KIF writes them after 手合割 (the start positions are the rules core's).
 # The handicapped side (上手, White) moves first.
-SHOGI_HANDICAPS = {
-    "香落ち": "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "右香落ち": "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "角落ち": "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "飛車落ち": "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "飛香落ち": "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "二枚落ち": "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "四枚落ち": "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "六枚落ち": "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "八枚落ち": "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    "十枚落ち": "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-}
+SHOGI_HANDICAP_WORDS = {"lance": "香落ち", "right-lance": "右香落ち", "bishop": "角落ち",
+                        "rook": "飛車落ち", "rook-lance": "飛香落ち", "two-pieces": "二枚落ち",
+                        "four-pieces": "四枚落ち", "six-pieces": "六枚落ち", "eight-pieces": "八枚落ち",
+                        "ten-pieces": "十枚落ち"}
+SHOGI_HANDICAPS = {word: variant_by_name("shogi").handicaps[name]
+                   for name, word in SHOGI_HANDICAP_WORDS.items()}
 # Yari handicaps (names from shogicore's Yari variant) in KIF words.
 YARI_HANDICAPS = {"bishop": "角落ち", "rook": "飛車落ち", "two-pieces": "二枚落ち",
                   "four-pieces": "四枚落ち", "six-pieces": "六枚落ち"}
@@ -62,7 +58,8 @@ SIDE_NAMES = {"black": "先手", "white": "後手"}
 HANDICAP_SIDE_NAMES = {"black": "下手", "white": "上手"}
 ENDINGS = {"mate": "詰み", "resignation": "投了", "repetition": "千日手",
            "perpetual-check": "連続王手の千日手", "illegal-move": "反則負け",
-           "adjudication": "判定", "time": "切れ負け"}
+           "adjudication": "判定", "time": "切れ負け", "declaration": "入玉勝ち",
+           "abandoned": "中断"}
 IMPASSE_WIN, IMPASSE_DRAW, SUSPENDED = "入玉勝ち", "持将棋", "中断"
 RESULT_RE = re.compile(r"^まで、?(\d+)手で(?:(先手|後手|下手|上手)の\S*?(勝ち|負け)|(千日手|持将棋|引き分け|中断))?")
 # Kifu for Windows writes dates as 2024/01/02(火) 10:00:05; ShogiHome may leave out seconds.
@@ -71,8 +68,9 @@ TIME_RE = re.compile(r"\(\s*(\d+):(\d\d)(?:\s*/\s*[\d:]*)?\s*\)")
 
 
 def encoding_for(path):
-    """Shift_JIS (CP932) for `.kif`, as Japanese tools expect; UTF-8 for `.kifu` and others."""
-    return "cp932" if path.lower().endswith(".kif") else "utf-8"
+    """Shift_JIS (CP932) for `.kif` and `.ki2`, as Japanese tools expect; UTF-8 for `.kifu`,
+    `.ki2u` and others."""
+    return "cp932" if path.lower().endswith((".kif", ".ki2")) else "utf-8"
 
 
 def _move_re(variant_name):
@@ -80,7 +78,7 @@ def _move_re(variant_name):
                    key=len, reverse=True)
     files = FULL_WIDTH[:variant_by_name(variant_name).files]
     return re.compile(
-        r"^\s*(\d+)\s+(?:(同\s*|[%s][一二三四五六七八九])(%s)(打|成|不成)?(?:\((\d)(\d)\))?|(\S+))"
+        r"^\s*(\d+)\s+(?:(同\s*|[%s][一二三四五六七八九])(%s)(打|成|不成)?(?:\((\d)(\d)\))?|((?:先手|後手|下手|上手)?\s*\S+))"
         r"\s*(\(\s*[\d:]+\s*(?:/\s*[\d:]*\s*)?\))?\s*(\+)?\s*$" % (files, "|".join(names)))
 
 
@@ -112,22 +110,37 @@ def write_kif(records, comments=None):
     return "\n".join(_game(record, (comments and comments(record)) or {}) for record in records)
 
 
-def _game(record, notes):
+def head_lines(record):
+    """The header lines of a KIF or KI2 game, and the names its sides go by there."""
     if record.variant not in PIECES:
-        raise RecordError("game %s: KIF holds standard shogi and Yari games, not %s"
+        raise RecordError("game %s: KIF and KI2 hold standard shogi and Yari games, not %s"
                           % (record.id or "?", record.variant))
-    handicap = handicap_name(record)
-    names = HANDICAP_SIDE_NAMES if handicap != EVEN else SIDE_NAMES
-    lines = ["# KIF (yariboard); times are UTC",
-             "開始日時：%s" % parse_stamp(record.date).strftime(DATE_FORMAT)]
+    try:
+        position_lines = ["手合割：%s" % handicap_name(record)]
+        names = HANDICAP_SIDE_NAMES if position_lines[0] != "手合割：" + EVEN else SIDE_NAMES
+    except RecordError:
+        if record.variant != "shogi":
+            raise
+        position_lines = bod.write_diagram(record.start_sfen)
+        names = SIDE_NAMES
+    lines = ["# yariboard: times in %s" % (record.zone or "UTC")]
+    if record.tag("開始日時") == "":
+        lines.append("開始日時：%s" % dates.write_date(record.date, record.zone))
+    lines += ["%s：%s" % (key, _one_line(value)) for key, value in record.tags if key != ENDING_TAG]
     if record.variant == "yari":
         lines.append("%s：%s" % YARI_HEADER)
-    lines += ["手合割：%s" % handicap,
-              "%s：%s" % (names["black"], record.black),
-              "%s：%s" % (names["white"], record.white),
-              "対局モード：%s" % record.mode,
-              MOVE_HEADER]
-    lines += ["*" + text for text in notes.get(0, [])]
+    lines += position_lines
+    lines += ["%s：%s" % (names["black"], record.black),
+              "%s：%s" % (names["white"], record.white)]
+    if record.mode != "casual":       # yariboard's own header; casual when it is missing
+        lines.append("対局モード：%s" % record.mode)
+    return lines, names
+
+
+def _game(record, notes):
+    lines, names = head_lines(record)
+    lines.append(MOVE_HEADER)
+    lines += comment_lines(record.comments.get(0, ""), notes.get(0, []))
     variant = variant_by_name(record.variant)
     used = [0, 0]
     previous = [parse_stamp(record.date), None]  # time of the last move, its destination
@@ -139,25 +152,38 @@ def _game(record, notes):
         text = move_text(variant, position, move, previous[1])
         lines.append("%4d %s   (%2d:%02d/%s)" % (index + 1, _pad(text, 14), spent // 60, spent % 60,
                                               _hms(used[position.side])))
-        lines.extend("*" + note for note in notes.get(index + 1, []))
+        lines.extend(comment_lines(record.comments.get(index + 1, ""), notes.get(index + 1, [])))
         previous[0], previous[1] = when, move_to(move)
 
-    replay(record, add)
+    final = replay(record, add)
     plies = len(record.moves)
     if record.reason:
         if record.reason == "impasse":
             word = IMPASSE_DRAW if record.winner == "draw" else IMPASSE_WIN
+        elif record.reason == "illegal-move" and _ending("反則勝ち", final, 0)[1] == record.winner:
+            word = "反則勝ち"        # the side to move wins: the other side's illegal action
         else:
             word = ENDINGS[record.reason]
         lines.append("%4d %s" % (plies + 1, word))
+        lines.extend(comment_lines(record.comments.get(plies + 1, ""), []))
         if record.winner == "draw":
             outcome = {"repetition": "千日手", "impasse": "持将棋"}.get(record.reason, "引き分け")
         else:
             outcome = "%sの勝ち" % names[record.winner]
         lines.append("まで%d手で%s" % (plies, outcome))
     else:
-        lines.append("%4d %s" % (plies + 1, SUSPENDED))
+        lines.append("%4d %s" % (plies + 1, record.tag(ENDING_TAG) or SUSPENDED))
+        lines.extend(comment_lines(record.comments.get(plies + 1, ""), []))
     return "\n".join(lines) + "\n"
+
+
+def _one_line(text):
+    return " ".join(text.splitlines())
+
+
+def comment_lines(comment, analysis):
+    """A record's comment, one `*` line for each of its lines, then the analysis lines."""
+    return ["*" + line for line in comment.split("\n") if comment] + ["*" + text for text in analysis]
 
 
 def _pad(text, width):
@@ -196,22 +222,6 @@ def _at_line(line, error):
     return RecordError("line %d: %s" % (line, error))
 
 
-def parse_date(value, line):
-    match = DATE_RE.match(value)
-    if not match:
-        raise _at_line(line, "bad start date %r (expected YYYY/MM/DD HH:MM:SS)" % value)
-    year, month, day, hour, minute, second = (int(part or 0) for part in match.groups())
-    try:
-        moment = datetime.datetime(year, month, day, hour, minute, second,
-                                   tzinfo=datetime.timezone.utc)
-    except ValueError as error:
-        raise _at_line(line, "bad start date %r: %s" % (value, error))
-    if not FIRST_YEAR <= year <= LAST_YEAR:
-        raise _at_line(line, "start date %r out of range (years %d to %d)"
-                       % (value, FIRST_YEAR, LAST_YEAR))
-    return stamp(moment)
-
-
 def _clock_after(clock, minutes, seconds):
     """The time after a move that took `minutes`:`seconds`, as a checked stamp."""
     try:
@@ -222,70 +232,151 @@ def _clock_after(clock, minutes, seconds):
 
 
 def read_kif(text):
-    """The main line of the one game in a KIF text. Times are read as UTC.
+    """The main line of the one game in a KIF text, with its headers and comments.
 
-    Without a 開始日時 header (ShogiHome leaves it out of edited records) the game is dated
-    at the moment of import.
+    Times are Japan's (UTC+9) unless yariboard wrote the file and named its zone. Without a
+    readable 開始日時 header (ShogiHome leaves it out of edited records) the game is dated at
+    the moment of import, and the header's text is kept.
     """
-    headers, body = {}, []
-    lines = text.splitlines()
+    return [record_of(*scan(text))]
+
+
+def scan(text, ki2=False):
+    """(headers, body lines, diagram SFEN or None, zone, side to move) of a KIF or KI2 text.
+
+    The body holds the move lines (KI2's start with ▲ or △), comments (`*`) and the `まで`
+    line, each with its line number."""
+    headers, body, diagram_rows = [], [], []
+    hands, side, zone, diagram_line = [{}, {}], None, dates.JAPAN, 0
     in_moves = False
-    for number, raw in enumerate(lines, 1):
+    starts_move = _starts_ki2_move if ki2 else _starts_move
+    for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().lstrip("\ufeff")
-        if not line or line[0] in "#*&":
+        if not line or line[0] == "&":
+            continue
+        if line[0] == "#":
+            zone = _own_zone(line, zone)
             continue
         if line.startswith("変化："):
-            break  # the variations follow the main line; only the main line is kept
-        if in_moves:
+            # the variations follow the main line and only the main line is kept; one that
+            # starts past the main line's end continues it (Gekisashi writes such files)
+            if ki2 or line[3:].rstrip("手").strip() != str(1 + sum(1 for _, b in body if _starts_move(b))):
+                break
+            continue
+        if line[0] == "*":
+            body.append((number, raw.lstrip(" \t\ufeff").rstrip("\r")))   # its spaces kept
+            continue
+        if line.startswith("まで") or starts_move(line):
+            in_moves = True
             body.append((number, line))
             continue
-        if line.startswith("手数"):
+        if MOVE_TABLE_RE.match(line):
             in_moves = True
             continue
+        row = bod.ROW_RE.match(line)
+        if row and not in_moves:
+            diagram_rows.append(bod.read_row(row.group(1), number))
+            diagram_line = diagram_line or number
+            continue
+        if line in bod.SIDE_LINES:
+            side = bod.SIDE_LINES[line]
+            continue
+        if bod.FRAME_RE.match(line) and not in_moves:
+            continue
         key, colon, value = line.partition("：")
+        if not colon and in_moves:
+            raise _at_line(number, "unreadable move line %r" % line[:40])
         if not colon:
             raise _at_line(number, "expected a 'key：value' header or the move table")
-        headers[key.strip()] = (value.strip(), number)
-    if not in_moves:
-        raise RecordError("line %d: no move table (the '手数----指手' line) found" % (len(lines) or 1))
-    return [_record(headers, body)]
+        key, value = key.strip(), value.strip()
+        if key in bod.HAND_KEYS:
+            hands[bod.HAND_KEYS[key]] = bod.read_hand(value, number)
+            diagram_line = diagram_line or number
+            continue
+        headers.append((key, value, number))
+    if not in_moves and not diagram_rows and not ki2:
+        raise RecordError("line %d: no move table (the '手数----指手' line) found"
+                          % (text.count("\n") + 1 if text else 1))
+    diagram = None
+    if diagram_rows:
+        diagram = bod.diagram_sfen(diagram_rows, hands, side or "b", diagram_line)
+    return headers, body, diagram, zone, side
 
 
-def _record(headers, body):
-    variant_name = "yari" if headers.get(YARI_HEADER[0], ("",))[0] == YARI_HEADER[1] else "shogi"
+MOVE_TABLE_RE = re.compile(r"^手数[-－ー―=＝]")
+OWN_ZONE_RE = re.compile(r"^# yariboard: times in (UTC|[+-]\d\d:\d\d)$")
+# What yariboard wrote before it named the zone: its times were UTC.
+OLD_OWN_MARK = "# KIF (yariboard); times are UTC"
+
+
+def _own_zone(line, zone):
+    if line == OLD_OWN_MARK:
+        return ""
+    match = OWN_ZONE_RE.match(line)
+    if match:
+        return "" if match.group(1) == "UTC" else match.group(1)
+    return zone
+
+
+def _starts_move(line):
+    return line[0] in "0123456789"
+
+
+def _starts_ki2_move(line):
+    return line[0] in "▲△☗☖▼▽"
+
+
+# Headers that are fields of a record (or the start position), not kept as tags.
+FIELD_HEADERS = ("先手", "後手", "下手", "上手", "手合割", "対局モード", YARI_HEADER[0])
+
+
+def record_of(headers, body, diagram, zone, side):
+    values = {key: (value, line) for key, value, line in headers}
+    variant_name = "yari" if values.get(YARI_HEADER[0], ("",))[0] == YARI_HEADER[1] else "shogi"
     variant = variant_by_name(variant_name)
-    record = GameRecord(variant=variant_name)
-    for key in ("先手の持駒", "後手の持駒", "下手の持駒", "上手の持駒", "手番"):
-        if key in headers:
-            raise _at_line(headers[key][1], "KIF from a set-up position is not supported")
-    handicap, line = headers.get("手合割", (EVEN, 0))
-    record.start_sfen = _start_sfen(variant_name, handicap, record, line)
-    if "開始日時" in headers:
-        record.date = parse_date(*headers["開始日時"])
+    record = GameRecord(variant=variant_name, zone=zone)
+    if diagram:
+        if variant_name != "shogi":
+            raise _at_line(headers[0][2] if headers else 1, "a board diagram is for standard shogi")
+        record.start_sfen = diagram
     else:
-        record.date = now_stamp()
+        handicap, line = values.get("手合割", (EVEN, 0))
+        record.start_sfen = _start_sfen(variant_name, handicap.split()[0] if handicap.split() else EVEN,
+                                        record, line)
+        if side == "w":
+            record.start_sfen = record.start_sfen.replace(" b ", " w ")
+    record.date = dates.read_date(values["開始日時"][0], zone) if "開始日時" in values else None
+    record.tags = [(key, value) for key, value, _ in headers if key not in FIELD_HEADERS
+                   and (key != "開始日時" or dates.needs_text(value, record.date, zone))]
+    record.date = record.date or now_stamp()
     for keys, field in ((("先手", "下手"), "black"), (("後手", "上手"), "white")):
         for key in keys:
-            if key in headers:
-                setattr(record, field, headers[key][0])
-    if "対局モード" in headers:
-        record.mode = headers["対局モード"][0]
+            if key in values:
+                setattr(record, field, values[key][0])
+    if "対局モード" in values:
+        record.mode = values["対局モード"][0]
     position = Position(variant, record.start_sfen)
     clock, last_to, ending = record.date, None, None
-    move_lines = []
+    move_lines, notes = [], {}
     move_re = MOVE_RES[variant_name]
     for number, line in body:
+        if line[0] == "*":
+            ply = len(record.moves) + (1 if ending is not None else 0)
+            notes.setdefault(ply, []).append(line[1:])
+            continue
         result = RESULT_RE.match(line)
+        if line.startswith("まで") and not result:
+            continue   # a summary such as まで61手詰 (a problem's length), not a result
         if result:
-            side, outcome, draw = result.group(2, 3, 4)
+            side_word, outcome, draw = result.group(2, 3, 4)
             if ending is None:
-                raise _at_line(number, "result line without an ending word before it")
+                ending = ("", "")
             if draw == "中断":
                 record.winner = record.reason = ""
-            elif draw:
+            elif draw and record.reason:
                 record.winner = "draw"
-            elif side:
-                first = side in ("先手", "下手")
+            elif side_word and record.reason:
+                first = side_word in ("先手", "下手")
                 record.winner = "black" if first == (outcome == "勝ち") else "white"
             continue
         match = move_re.match(line)
@@ -298,6 +389,8 @@ def _record(headers, body):
         if match.group(7):
             ending = _ending(match.group(7), position, number)
             record.reason, record.winner = ending
+            if not record.reason and match.group(7) != SUSPENDED:
+                record.tags.append((ENDING_TAG, match.group(7)))
             continue
         move = _parse_move(variant, position, match, last_to, number)
         spent = TIME_RE.match(match.group(8) or "")
@@ -310,11 +403,16 @@ def _record(headers, body):
         move_lines.append(number)
         position.push(move)
         last_to = move_to(move)
+    record.comments = {ply: "\n".join(lines).rstrip("\n") for ply, lines in notes.items()}
     try:
         replay(record)
     except RecordError as error:
         raise _at_line(move_lines[-1] if move_lines else 1, error)
     return record
+
+
+# An unfinished game's last line when it is not 中断 (封じ手, a sealed move), kept as a tag.
+ENDING_TAG = "終局"
 
 
 def _start_sfen(variant_name, handicap, record, line):
@@ -328,19 +426,39 @@ def _start_sfen(variant_name, handicap, record, line):
                 return rules.handicaps[name]
         known = YARI_HANDICAPS.values()
     else:
-        if handicap in SHOGI_HANDICAPS:
-            return SHOGI_HANDICAPS[handicap]
+        for name, word in SHOGI_HANDICAP_WORDS.items():
+            if word == handicap:
+                record.handicap = name
+                return rules.handicaps[name]
         known = SHOGI_HANDICAPS
     raise _at_line(line, "unknown handicap %r (known: %s)" % (handicap, "、".join([EVEN, *known])))
 
 
 def _ending(word, position, line):
-    """(reason, winner) for a KIF ending word; the `まで` line, if any, may restate the winner."""
+    """(reason, winner) for a KIF ending word; the `まで` line, if any, may restate the winner.
+
+    封じ手 (a sealed move) and the others of KEPT_UNFINISHED leave the game unfinished."""
     mover = "black" if position.side == BLACK else "white"
     other = "white" if mover == "black" else "black"
+    named = re.match(r"^(先手|後手|下手|上手)\s*", word)
+    if named:
+        # Shogi Club 24 writes who: `先手 反則負け`; that side lost, whoever is to move
+        word = word[named.end():]
+        if word in ("反則負け", "投了", "切れ負け", "時間切れ"):
+            mover = "black" if named.group(1) in ("先手", "下手") else "white"
+            other = "white" if mover == "black" else "black"
     if word == SUSPENDED:
         return "", ""
+    if word == "反則勝ち":
+        return "illegal-move", mover
+    if word in ("詰", "詰み"):
+        return "mate", other
     if word in (IMPASSE_WIN, "入玉宣言"):
+        # standard shogi's records mean the 27-point declaration; the board's impasse
+        # (both Generals in their zones) is what yariboard's own games write
+        if position.variant.name == "shogi" and (declaration_wins(position)
+                                                 or not position.can_declare_impasse()):
+            return "declaration", mover
         return "impasse", mover
     if word == IMPASSE_DRAW:
         return "impasse", "draw"
@@ -353,7 +471,13 @@ def _ending(word, position, line):
             if reason == "perpetual-check":
                 return reason, mover
             return reason, other
+    if word in KEPT_UNFINISHED:
+        return "", ""
     raise _at_line(line, "unknown ending %r" % word)
+
+
+# Last lines that leave a game unfinished, kept with the record (封じ手: a sealed move).
+KEPT_UNFINISHED = ("封じ手", "不詰", "不戦勝", "不戦敗")
 
 
 def _parse_move(variant, position, match, last_to, line):

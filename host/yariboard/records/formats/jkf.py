@@ -1,0 +1,293 @@
+"""JKF (JSON Kifu Format) records: what the Kifu-for-JS web viewer and ShogiHome read.
+
+    {"header": {"先手": ..., "開始日時": ...},
+     "initial": {"preset": "HIRATE"} or {"preset": "OTHER", "data": {board, color, hands}},
+     "moves": [{"comments": [...]}, {"move": {...}, "time": {...}, "comments": [...]},
+               ..., {"special": "TORYO"}]}
+
+Headers are KIF's, so a record keeps them as it keeps KIF's; an ending is a CSA word without
+its `%`. Variations (`forks`) are skipped: the main line is kept. Standard shogi only.
+"""
+import datetime
+import json
+
+from shogicore.move import drop_kind, is_drop, is_promotion, move_from, move_to
+from shogicore.notation import to_usi
+from shogicore.position import Position
+from shogicore.variants import variant_by_name
+
+from yariboard.records.formats import bod, csa, dates, kif
+from yariboard.records.game import (GameRecord, MoveRecord, RecordError, handicap_of, now_stamp,
+                                    parse_stamp, replay, stamp)
+
+PRESETS = {"HIRATE": kif.EVEN, "KY": "香落ち", "KY_R": "右香落ち", "KA": "角落ち", "HI": "飛車落ち",
+           "HIKY": "飛香落ち", "2": "二枚落ち", "4": "四枚落ち", "6": "六枚落ち", "8": "八枚落ち",
+           "10": "十枚落ち"}
+PRESET_OF_NAME = {name: preset for preset, name in PRESETS.items()}
+# Headers that are a record's fields (手合割 is the start position, written from it).
+FIELD_HEADERS = ("先手", "後手", "下手", "上手", "手合割", "対局モード")
+DEPTH = 32   # a record nests five deep; far deeper is not one (and json would recurse)
+
+
+def _error(where, message):
+    return RecordError("%s: %s" % (where, message))
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def read_jkf(text):
+    """The main line of the one game in a JKF text."""
+    # the JSON reader's own parser: bounded in depth, and its objects know their line
+    from yariboard.records.formats import _line_aware_loads    # (the package imports this module)
+    data = _line_aware_loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("moves", []), list):
+        raise _error(_line(data), "not a JKF record (an object with \"header\" and \"moves\")")
+    header = data.get("header") or {}
+    if not isinstance(header, dict) or not all(isinstance(v, str) for v in header.values()):
+        raise _error(_line(header, data), "\"header\" must map names to text")
+    record = GameRecord(variant="shogi", zone=dates.JAPAN)
+    record.start_sfen = _initial(data.get("initial"), _line(data.get("initial"), data))
+    record.handicap = handicap_of("shogi", record.start_sfen)
+    for keys, field in ((("先手", "下手"), "black"), (("後手", "上手"), "white")):
+        for key in keys:
+            if key in header:
+                setattr(record, field, header[key].strip())
+    record.mode = header.get("対局モード", record.mode)
+    record.date = dates.read_date(header["開始日時"], record.zone) if "開始日時" in header else None
+    record.tags = [(key, value.strip()) for key, value in header.items() if key not in FIELD_HEADERS
+                   and (key != "開始日時" or dates.needs_text(value, record.date, record.zone))]
+    record.date = record.date or now_stamp()
+    variant = variant_by_name("shogi")
+    position = Position(variant, record.start_sfen)
+    clock, ending, last_to = parse_stamp(record.date), None, None
+    where = _line(data)
+    for ply, entry in enumerate(data.get("moves", [])):
+        where = "%s (move %d)" % (_line(entry, data), ply)
+        if not isinstance(entry, dict):
+            raise _error(where, "must be an object")
+        said = entry.get("comments") or []
+        if not isinstance(said, list) or not all(isinstance(line, str) for line in said):
+            raise _error(where, "\"comments\" must be a list of text")
+        if entry.get("special") in kif.KEPT_UNFINISHED:
+            ending = ("", "")
+            record.tags.append((kif.ENDING_TAG, entry["special"]))
+        elif "special" in entry:
+            word = "%" + str(entry["special"])
+            if word not in csa.ENDINGS:
+                raise _error(where, "unknown ending %r" % (entry["special"],))
+            ending = csa._ending_of(word, position)
+            if ending[0] == "declaration" and not csa.declaration_wins(position):
+                ending = csa._ending_of("%ILLEGAL_MOVE", position)
+        elif "move" in entry:
+            if ending:
+                raise _error(where, "a move after the game ended")
+            move = _move(variant, position, entry["move"], last_to, where)
+            spent = (entry.get("time") or {}).get("now") or {}
+            try:
+                clock += datetime.timedelta(hours=_number(spent, "h", where),
+                                            minutes=_number(spent, "m", where),
+                                            seconds=_number(spent, "s", where))
+                at = stamp(parse_stamp(stamp(clock)))
+            except (OverflowError, RecordError):
+                raise _error(where, "move time out of range")
+            record.moves.append(MoveRecord(to_usi(variant, move), at))
+            position.push(move)
+            last_to = move_to(move)
+        if said:
+            ply_of = len(record.moves) + (1 if ending is not None else 0)
+            record.comments[ply_of] = "\n".join(said).rstrip("\n")
+    if ending:
+        record.reason, record.winner = ending
+    try:
+        replay(record)
+    except RecordError as error:
+        raise _error(where, error)
+    return [record]
+
+
+def _line(item, parent=None):
+    """'line N' of a JSON object (else of the object holding it)."""
+    return "line %d" % (getattr(item, "line", 0) or getattr(parent, "line", 0) or 1)
+
+
+def _number(mapping, key, where):
+    value = mapping.get(key, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10 ** 8:
+        raise _error(where, "time %r must be a whole number" % key)
+    return value
+
+
+def _initial(initial, where):
+    if not initial:
+        return variant_by_name("shogi").start_sfen
+    preset = initial.get("preset") if isinstance(initial, dict) else None
+    if preset in PRESETS:
+        name = PRESETS[preset]
+        return variant_by_name("shogi").start_sfen if name == kif.EVEN else kif.SHOGI_HANDICAPS[name]
+    if preset != "OTHER" or not isinstance(initial.get("data"), dict):
+        raise _error(where, "unknown preset %r" % (preset,))
+    data = initial["data"]
+    board = data.get("board")
+    if not isinstance(board, list) or len(board) != 9 or not all(isinstance(f, list) and len(f) == 9 for f in board):
+        raise _error(where, "a board is nine files of nine squares")
+    rows = [[None] * 9 for _ in range(9)]
+    for file_index, column in enumerate(board):
+        for rank_index, square in enumerate(column):
+            if square:
+                piece = csa.SYMBOL_OF.get(square.get("kind")) if isinstance(square, dict) else None
+                if piece is None or square.get("color") not in (0, 1):
+                    raise _error(where, "unreadable square %r" % (square,))
+                rows[rank_index][8 - file_index] = (piece, square["color"])
+    hands = data.get("hands") or [{}, {}]
+    counted = [{}, {}]
+    for colour in (0, 1):
+        for code, count in (hands[colour] if isinstance(hands, list) and len(hands) == 2
+                            and isinstance(hands[colour], dict) else {}).items():
+            symbol = csa.SYMBOL_OF.get(code)
+            if symbol not in csa.HAND_PIECES or not isinstance(count, int) or not 0 <= count <= 18:
+                raise _error(where, "unreadable piece in hand %r" % code)
+            if count:
+                counted[colour][symbol] = count
+    try:
+        return bod.diagram_sfen(rows, counted, "w" if data.get("color") == 1 else "b", 1)
+    except RecordError as error:   # the diagram's reader names line 1; the object's line is here
+        raise _error(where, str(error).split(": ", 1)[1])
+
+
+def _move(variant, position, move, last_to, where):
+    if not isinstance(move, dict) or not isinstance(move.get("to"), dict):
+        raise _error(where, "a move needs \"to\"")
+    to_file, to_rank = move["to"].get("x"), move["to"].get("y")
+    if to_file not in range(1, 10) or to_rank not in range(1, 10):
+        raise _error(where, "no square %r" % (move["to"],))
+    to = variant.square(to_file, to_rank)
+    symbol = csa.SYMBOL_OF.get(move.get("piece"))
+    if symbol is None:
+        raise _error(where, "unknown piece %r" % (move.get("piece"),))
+    frm = move.get("from")
+    for candidate in position.legal_moves():
+        if move_to(candidate) != to:
+            continue
+        if frm is None:
+            if is_drop(candidate) and variant.symbol(drop_kind(candidate)) == symbol:
+                return candidate
+        elif (not is_drop(candidate) and isinstance(frm, dict)
+              and (variant.file_of(move_from(candidate)), variant.rank_of(move_from(candidate)))
+              == (frm.get("x"), frm.get("y")) and is_promotion(candidate) == bool(move.get("promote"))):
+            return candidate
+    raise _error(where, "%s is not legal here" % json.dumps(move, ensure_ascii=False)[:80])
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def write_jkf(records, comments=None):
+    """JKF text: one game as an object; several as a list of them (JKF holds one game)."""
+    games = [_game(record, (comments and comments(record)) or {}) for record in records]
+    return json.dumps(games[0] if len(games) == 1 else games, ensure_ascii=False, indent=1) + "\n"
+
+
+def _game(record, notes):
+    if record.variant != "shogi":
+        raise RecordError("game %s: JKF holds standard shogi only, not %s; use pgn, kif or json"
+                          % (record.id or "?", record.variant))
+    name = None
+    try:
+        name = kif.handicap_name(record)
+    except RecordError:
+        pass
+    names = kif.HANDICAP_SIDE_NAMES if name not in (None, kif.EVEN) else kif.SIDE_NAMES
+    header = {}
+    if record.tag("開始日時") == "":
+        header["開始日時"] = dates.write_date(record.date, record.zone)
+    header.update((key, value) for key, value in record.tags if key != kif.ENDING_TAG)
+    header["手合割"] = name or "その他"
+    header[names["black"]], header[names["white"]] = record.black, record.white
+    if record.mode != "casual":
+        header["対局モード"] = record.mode
+    if name in PRESET_OF_NAME:
+        initial = {"preset": PRESET_OF_NAME[name]}
+    else:
+        initial = {"preset": "OTHER", "data": _data(record.start_sfen)}
+    first = {}
+    said = _said(record, notes, 0)
+    if said:
+        first["comments"] = said
+    moves = [first]
+    variant = variant_by_name("shogi")
+    previous, used, last_to = [parse_stamp(record.date)], [0, 0], [None]
+
+    def add(index, position, move):
+        when = parse_stamp(record.moves[index].at)
+        spent = int((when - previous[0]).total_seconds())
+        used[position.side] += spent
+        previous[0] = when
+        to = move_to(move)
+        entry = {"move": {"to": {"x": variant.file_of(to), "y": variant.rank_of(to)},
+                          "color": position.side}}
+        if is_drop(move):
+            entry["move"]["piece"] = csa.PIECES[variant.symbol(drop_kind(move))]
+        else:
+            frm = move_from(move)
+            entry["move"]["from"] = {"x": variant.file_of(frm), "y": variant.rank_of(frm)}
+            entry["move"]["piece"] = csa.PIECES[variant.symbol(position.piece_at(frm) & 31)]
+            if is_promotion(move):
+                entry["move"]["promote"] = True
+            if position.piece_at(to):
+                entry["move"]["capture"] = csa.PIECES[variant.symbol(position.piece_at(to) & 31)]
+        if last_to[0] == to:
+            entry["move"]["same"] = True
+        last_to[0] = to
+        total = used[position.side]
+        entry["time"] = {"now": {"m": spent // 60, "s": spent % 60},
+                         "total": {"h": total // 3600, "m": total // 60 % 60, "s": total % 60}}
+        said = _said(record, notes, index + 1)
+        if said:
+            entry["comments"] = said
+        moves.append(entry)
+
+    final = replay(record, add)
+    word = record.tag(kif.ENDING_TAG) or "CHUDAN"
+    if record.reason:
+        said_word = csa._ending_word(record, final)
+        # no CSA word says it (a referee's decided win, a resignation out of turn): stopped
+        if csa._ending_of(said_word, final) == (record.reason, record.winner):
+            word = said_word[1:]
+    ending = {"special": word}
+    said = _said(record, {}, len(record.moves) + 1)
+    if said:
+        ending["comments"] = said
+    moves.append(ending)
+    return {"header": header, "initial": initial, "moves": moves}
+
+
+def _said(record, notes, ply):
+    text = record.comments.get(ply, "")
+    return (text.split("\n") if text else []) + list(notes.get(ply, []))
+
+
+def _data(sfen):
+    board_text, side, hand = sfen.split()[:3]
+    board = [[{} for _ in range(9)] for _ in range(9)]
+    for rank, row in enumerate(board_text.split("/")):
+        file, promoted = 9, False
+        for char in row:
+            if char.isdigit():
+                file -= int(char)
+            elif char == "+":
+                promoted = True
+            else:
+                symbol = ("+" if promoted else "") + char.upper()
+                board[file - 1][rank] = {"color": 0 if char.isupper() else 1, "kind": csa.PIECES[symbol]}
+                file, promoted = file - 1, False
+    hands = [{csa.PIECES[p]: 0 for p in csa.HAND_PIECES} for _ in range(2)]
+    number = ""
+    for char in "" if hand == "-" else hand:
+        if char.isdigit():
+            number += char
+            continue
+        hands[0 if char.isupper() else 1][csa.PIECES[char.upper()]] = int(number or 1)
+        number = ""
+    return {"board": board, "color": 0 if side == "b" else 1, "hands": hands}
+

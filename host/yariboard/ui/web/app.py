@@ -1,0 +1,354 @@
+"""The web pages: live boards, the tournament, the archive; and what every request may ask.
+
+Safe by default: the pages only read. The one change a page can make (the players' names of
+an archived game) needs the token printed when the server starts, and is refused outright
+when the server listens beyond this machine (`writable` False). Every request is bounded:
+GET, HEAD or POST only, a short URL, a small body; static files come only from the
+package's own folder (Starlette's StaticFiles refuses any path outside it).
+"""
+import asyncio
+import secrets
+from importlib import resources
+from urllib.parse import parse_qsl
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from yariboard.records import analysis as analyses
+from yariboard.records import formats
+from yariboard.records.archive import Archive, ArchiveError
+from yariboard.records.game import RecordError, check_name
+from yariboard.ui.web import pages, snapshot
+
+MAX_URL = 2048               # characters of path and query
+MAX_BODY = 4096              # bytes of a request body (the names form)
+MAX_HEADERS = 64             # header lines of a request
+MAX_HEADER_BYTES = 16384     # all of them together (h11 refuses a longer one still arriving)
+MAX_STREAMS = 1000           # viewers following the live boards at once
+SEND_TIMEOUT_S = 5.0         # a viewer that reads nothing for this long is dropped
+HEARTBEAT_S = 15.0           # a comment line keeps quiet streams open through proxies
+METHODS = ("GET", "HEAD", "POST")
+MAX_GAME_ID = 2 ** 63 - 1    # SQLite's largest row id
+SEARCH_FIELDS = ("player", "date", "variant", "result")
+CONTENT_TYPES = {"pgn": "text/plain", "kif": "text/plain", "csa": "text/plain",
+                 "json": "application/json"}
+
+
+def static_dir():
+    return str(resources.files("yariboard.ui.web") / "static")
+
+
+class Limits:
+    """ASGI middleware refusing what no page sends: other methods, long URLs, big bodies."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        refusal = None
+        length = dict(scope["headers"]).get(b"content-length", b"0")
+        if len(scope["headers"]) > MAX_HEADERS:
+            refusal = (431, "more than %d header lines" % MAX_HEADERS)
+        elif sum(len(name) + len(value) for name, value in scope["headers"]) > MAX_HEADER_BYTES:
+            refusal = (431, "headers over %d bytes" % MAX_HEADER_BYTES)
+        elif scope["method"] not in METHODS:
+            refusal = (405, "method not allowed: the pages only read (GET) and send forms (POST)")
+        elif len(scope["raw_path"]) + len(scope["query_string"]) > MAX_URL:
+            refusal = (414, "URL longer than %d characters" % MAX_URL)
+        elif not length.isdigit() or int(length) > MAX_BODY:
+            refusal = (413, "request body over %d bytes" % MAX_BODY)
+        elif scope["method"] != "POST" and (int(length) or b"transfer-encoding" in dict(scope["headers"])):
+            refusal = (400, "a %s request carries no body" % scope["method"])
+        if refusal:
+            response = PlainTextResponse(refusal[1] + "\n", status_code=refusal[0],
+                                         headers={"Connection": "close"})
+            return await response(scope, receive, send)
+        return await self.app(scope, _bounded(receive), send)
+
+
+def _bounded(receive):
+    """A receive that stops a chunked body past MAX_BODY (a Content-Length was checked)."""
+    seen = 0
+
+    async def bounded():
+        nonlocal seen
+        message = await receive()
+        seen += len(message.get("body", b""))
+        if seen > MAX_BODY:
+            raise HTTPException(413, "request body over %d bytes" % MAX_BODY)
+        return message
+    return bounded
+
+
+def make_app(feed, db_path=None, writable=True, token=None, send_timeout=SEND_TIMEOUT_S,
+             on_viewers=None):
+    """The ASGI application and its EventStreams. `feed`: the LiveFeed of the boards
+    recorded here; `db_path`: the archive the pages read (None: the default one)."""
+    token = token or secrets.token_urlsafe(16)
+
+    def archive():
+        return Archive(db_path, readonly=True)
+
+    def read_game(request):
+        game_id = request.path_params["game_id"]
+        if game_id > MAX_GAME_ID:
+            raise HTTPException(404, "no game %d in the archive" % game_id)
+        with archive() as db:
+            try:
+                record = db.game(game_id)
+            except KeyError:
+                raise HTTPException(404, "no game %d in the archive" % game_id)
+            return record, analyses.load(db, game_id)
+
+    def tournament(request):
+        return HTMLResponse(pages.tournament(feed.names()))
+
+    def live_board(request):
+        name = request.path_params["board"]
+        if name not in feed.names():
+            raise HTTPException(404, "no live board %r" % name)
+        return HTMLResponse(pages.live(name))
+
+    def archive_list(request):
+        query = {field: request.query_params.get(field, "").strip()[:64] for field in SEARCH_FIELDS}
+        with archive() as db:
+            rows = [(record, count) for record, count in db.summaries() if matches(record, query)]
+        return HTMLResponse(pages.archive(rows, query))
+
+    def game_page(request):
+        record, stored = read_game(request)
+        return HTMLResponse(pages.game(snapshot.archived(record, stored), writable_formats(record)))
+
+    def download(request):
+        fmt = request.path_params["fmt"]
+        if fmt not in formats.FORMATS:
+            raise HTTPException(404, "the archive writes %s, not %r" % (", ".join(formats.FORMATS), fmt))
+        record, stored = read_game(request)
+        try:
+            text = formats.export_games([record], fmt, {record.id: stored} if stored else None)
+        except RecordError as error:
+            raise HTTPException(415, str(error))
+        name = "game-%d.%s" % (record.id, fmt)
+        return Response(text, media_type=CONTENT_TYPES[fmt] + "; charset=utf-8",
+                        headers={"Content-Disposition": 'attachment; filename="%s"' % name})
+
+    async def set_players(request):
+        if not writable:
+            raise HTTPException(403, "read-only: this server is shared beyond this machine")
+        given = request.headers.get("x-yariboard-token", "").encode("latin-1")
+        if not secrets.compare_digest(given, token.encode("ascii")):
+            raise HTTPException(403, "the token printed when the server started is needed")
+        try:
+            form = dict(parse_qsl((await request.body()).decode("utf-8"), max_num_fields=2,
+                                  strict_parsing=True))
+        except (UnicodeDecodeError, ValueError):
+            raise HTTPException(400, "the form is black=NAME&white=NAME, URL-encoded")
+        names = (form.get("black", ""), form.get("white", ""))
+        try:
+            for name, side in zip(names, ("black", "white")):
+                check_name(name, side)
+        except RecordError as error:
+            raise HTTPException(400, str(error))
+        record, _ = await asyncio.to_thread(read_game, request)
+        await asyncio.to_thread(rename, record.id, names)
+        return PlainTextResponse("players of game %d set\n" % record.id)
+
+    def rename(game_id, names):
+        with Archive(db_path) as db:
+            db.set_players(game_id, *names)
+
+    async def styles(request):
+        return Response(STYLES, media_type="text/css")
+
+    async def refused(request, exc):
+        return PlainTextResponse("%s\n" % exc.detail, status_code=exc.status_code,
+                                 headers=getattr(exc, "headers", None))
+
+    routes = [
+        Route("/", tournament),
+        Route("/board/{board}", live_board),
+        Route("/archive", archive_list),
+        Route("/game/{game_id:int}", game_page),
+        Route("/game/{game_id:int}/download.{fmt}", download),
+        Route("/game/{game_id:int}/players", set_players, methods=["POST"]),
+        Route("/pieces.css", styles),
+        Mount("/static", StaticFiles(directory=static_dir()), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: refused,
+                                                      ArchiveError: archive_failed})
+    streams = EventStreams(feed, app, send_timeout, on_viewers)
+    return Limits(streams), streams
+
+
+STYLES = snapshot.piece_styles()
+
+
+async def archive_failed(request, exc):
+    return PlainTextResponse("the archive cannot be read: %s\n" % str(exc).split("\n")[0],
+                             status_code=503)
+
+
+def writable_formats(record):
+    """The formats that can hold this game (CSA is for standard shogi only, ...)."""
+    def writes(fmt):
+        try:
+            formats.export_games([record], fmt)
+        except RecordError:
+            return False
+        return True
+    return [fmt for fmt in formats.FORMATS if writes(fmt)]
+
+
+def matches(record, query):
+    """Whether an archived game fits the archive page's search (every field given must fit)."""
+    player = query["player"].lower()
+    if player and player not in record.black.lower() and player not in record.white.lower():
+        return False
+    if query["date"] and not record.date.startswith(query["date"]):
+        return False
+    if query["variant"] and record.variant != query["variant"]:
+        return False
+    result = query["result"]
+    if result == "unfinished":
+        return not record.winner
+    return not result or record.winner == result
+
+
+class EventStreams:
+    """`/events`: server-sent events of the live boards (`?board=NAME`: one, else all).
+
+    Raw ASGI, so that every send can be given a deadline: a viewer whose connection stops
+    taking data is dropped after `send_timeout` seconds instead of holding anything up.
+    `on_viewers(count)` is told how many streams are open whenever that changes."""
+
+    def __init__(self, feed, app, send_timeout=SEND_TIMEOUT_S, on_viewers=None):
+        self.feed = feed
+        self.app = app
+        self.send_timeout = send_timeout
+        self.on_viewers = on_viewers
+        self.closing = False
+        self._loop = None
+        self._waiters = set()            # asyncio.Event of every open stream
+        self._encoded = {}               # board -> (version, event bytes)
+        feed.listeners.append(self._changed)
+
+    def _changed(self, board, text):
+        """From any thread: wake every stream on the server's loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._wake)
+            except RuntimeError:          # the loop closed meanwhile: nobody to wake
+                pass
+
+    def _wake(self):
+        for event in self._waiters:
+            event.set()
+
+    def close(self):
+        """End every stream (the server is stopping); from any thread."""
+        self.closing = True
+        self._changed(None, None)
+
+    def viewers(self):
+        return len(self._waiters)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["path"] != "/events":
+            return await self.app(scope, receive, send)
+        refusal = self._refusal(scope)
+        if refusal:
+            response = PlainTextResponse(refusal[1] + "\n", status_code=refusal[0])
+            return await response(scope, receive, send)
+        self._loop = asyncio.get_running_loop()
+        await self._stream(scope, receive, send)
+
+    def _refusal(self, scope):
+        if scope["method"] != "GET":
+            return 405, "events are read with GET"
+        query = _query(scope)
+        if query is None:
+            return 400, "malformed query: only ?board=NAME is understood"
+        board = query.get("board")
+        if board is not None and board not in self.feed.names():
+            return 404, "no live board %r" % board[:40]
+        if len(self._waiters) >= MAX_STREAMS:
+            return 503, "too many viewers (%d): try again later" % MAX_STREAMS
+        return None
+
+    def _count(self):
+        if self.on_viewers:
+            self.on_viewers(len(self._waiters))
+
+    async def _stream(self, scope, receive, send):
+        board = _query(scope).get("board")
+        wake = asyncio.Event()
+        self._waiters.add(wake)
+        self._count()
+        gone = asyncio.Event()
+
+        async def watch_disconnect():
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            wake.set()
+
+        watcher = asyncio.ensure_future(watch_disconnect())
+        sent = {}
+        try:
+            await self._send(send, {
+                "type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
+                            (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]})
+            while not gone.is_set() and not self.closing:
+                wake.clear()
+                for name in ([board] if board else self.feed.names()):
+                    version, event = self._event(name)
+                    if sent.get(name) != version:
+                        await self._send(send, {"type": "http.response.body", "body": event,
+                                                "more_body": True})
+                        sent[name] = version
+                try:
+                    await asyncio.wait_for(wake.wait(), HEARTBEAT_S)
+                except asyncio.TimeoutError:
+                    await self._body(send, ": still here\n\n")
+            await self._send(send, {"type": "http.response.body", "body": b""})
+        except asyncio.TimeoutError:
+            pass                      # the viewer stopped reading: dropped
+        finally:
+            self._waiters.discard(wake)
+            self._count()
+            watcher.cancel()
+
+    def _event(self, name):
+        """(version, the event's bytes) of a board's newest snapshot, encoded once for
+        every viewer."""
+        version, text = self.feed.latest(name)
+        cached = self._encoded.get(name)
+        if cached is None or cached[0] != version:
+            cached = self._encoded[name] = (version, ("event: board\ndata: %s\n\n" % text).encode("utf-8"))
+        return cached
+
+    async def _body(self, send, text):
+        await self._send(send, {"type": "http.response.body", "body": text.encode("utf-8"),
+                                "more_body": True})
+
+    async def _send(self, send, message):
+        await asyncio.wait_for(send(message), self.send_timeout)
+
+
+def _query(scope):
+    """The query as a dict, or None when it holds anything but one `board` field."""
+    try:
+        pairs = parse_qsl(scope["query_string"].decode("ascii"), strict_parsing=False,
+                          max_num_fields=1)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if any(key != "board" for key, _ in pairs):
+        return None
+    return dict(pairs)

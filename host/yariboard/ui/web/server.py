@@ -1,0 +1,261 @@
+"""The web server in a process of its own beside the recording: uvicorn with every limit set.
+
+Its own process, at a lower CPU priority, so that however many viewers it serves it never
+takes the recording's interpreter or a busy CPU from it: the recording's feed hands each changed snapshot to a sender thread
+(newest per board only, never waiting), which writes it down a pipe; the server process
+reads it into its own feed and wakes the streams. When the recording process ends, the
+pipe closes and the server stops.
+
+Connections are bounded in number (`limit_concurrency`: a clear 503 beyond), header size
+(h11's limit while a request arrives, app.Limits once whole), and time: a connection that
+has not sent a whole request within `header_timeout` is closed (uvicorn would wait for
+ever), an idle keep-alive one after KEEP_ALIVE_S. Listening beyond this machine makes the
+pages read-only.
+"""
+import asyncio
+import ipaddress
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from multiprocessing.connection import Connection
+
+from yariboard.ui.web.app import MAX_HEADER_BYTES, SEND_TIMEOUT_S
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8710
+MAX_CONNECTIONS = 1200
+HEADER_TIMEOUT_S = 10.0
+KEEP_ALIVE_S = 5
+START_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 10.0
+NICENESS = 10             # the server process's lower CPU priority than the recording's
+
+
+def is_loopback(host):
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+class WebServer:
+    """Serves `feed` and the archive at `db_path` until stop(); `port` 0 picks a free one."""
+
+    def __init__(self, feed, db_path=None, host=DEFAULT_HOST, port=DEFAULT_PORT,
+                 max_connections=MAX_CONNECTIONS, header_timeout=HEADER_TIMEOUT_S,
+                 send_timeout=SEND_TIMEOUT_S):
+        self.feed = feed
+        self.host = host
+        self.port = port
+        self.writable = is_loopback(host)
+        self.token = secrets.token_urlsafe(16)
+        self.settings = dict(db_path=db_path, host=host, port=port, writable=self.writable,
+                             token=self.token, max_connections=max_connections,
+                             header_timeout=header_timeout, send_timeout=send_timeout)
+        self.process = None
+        self._pipe = None
+        self._pending = {}               # board -> newest JSON text not yet sent
+        self._wake = threading.Condition()
+        self._send_lock = threading.Lock()
+        self._viewers = 0
+        self._stopping = False
+
+    @property
+    def url(self):
+        host = "[%s]" % self.host if ":" in self.host else self.host
+        return "http://%s:%d/" % (host, self.port)
+
+    def start(self):
+        """Start the server process; OSError (the port is taken, ...) if it cannot listen."""
+        parent_sock, child_sock = socket.socketpair()
+        self._pipe = Connection(parent_sock.detach())
+        child_fd = child_sock.detach()
+        # A fresh interpreter, not multiprocessing's spawn: that would run the caller's own
+        # main script again in the child.
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from yariboard.ui.web.server import serve; serve(%d)" % child_fd],
+            pass_fds=(child_fd,), stdin=subprocess.DEVNULL)
+        os.close(child_fd)
+        self._pipe.send(self.settings)
+        if not self._pipe.poll(START_TIMEOUT_S):
+            self.process.kill()
+            raise OSError("the web server did not start within %d s" % START_TIMEOUT_S)
+        try:
+            kind, value = self._pipe.recv()
+        except EOFError:
+            kind, value = "error", "its process ended (exit status %s)" % self.process.wait()
+        if kind == "error":
+            self.process.wait(STOP_TIMEOUT_S)
+            raise OSError("the web server could not listen on %s port %d: %s"
+                          % (self.host, self.settings["port"], value))
+        self.port = value
+        for name in self.feed.names():
+            self._pending[name] = self.feed.latest(name)[1]
+        self.feed.listeners.append(self._changed)
+        threading.Thread(target=self._send, name="web feed", daemon=True).start()
+        threading.Thread(target=self._receive, name="web viewers", daemon=True).start()
+        return self
+
+    def _changed(self, board, text):
+        with self._wake:
+            self._pending[board] = text
+            self._wake.notify()
+
+    def _send(self):
+        """Hand the newest snapshots to the server process (this thread alone may wait)."""
+        while True:
+            with self._wake:
+                while not self._pending and not self._stopping:
+                    self._wake.wait()
+                if self._stopping:
+                    return
+                pending, self._pending = self._pending, {}
+            try:
+                with self._send_lock:
+                    for board, text in pending.items():
+                        self._pipe.send(("board", board, text))
+            except (OSError, ValueError):
+                return
+
+    def _receive(self):
+        while True:
+            try:
+                kind, value = self._pipe.recv()
+            except (EOFError, OSError):
+                return
+            if kind == "viewers":
+                self._viewers = value
+
+    def viewers(self):
+        """How many viewers follow the live boards (as the server process last said)."""
+        return self._viewers
+
+    def stop(self):
+        if self.process is None:
+            return
+        if self._changed in self.feed.listeners:
+            self.feed.listeners.remove(self._changed)
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
+        try:
+            with self._send_lock:
+                self._pipe.send(("stop", None, None))
+        except (OSError, ValueError):
+            pass
+        try:
+            self.process.wait(STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._pipe.close()
+        self.process = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def banner(self):
+        """What the command prints when it starts: where to look, and the token."""
+        lines = ["web pages on %s" % self.url]
+        if self.writable:
+            lines.append("token for changes from the pages: %s" % self.token)
+        else:
+            lines.append("shared beyond this machine: the pages are read-only")
+        return "\n".join(lines)
+
+
+# -- the server process ---------------------------------------------------------------------
+
+
+def serve(fd):
+    """The server process: listen, tell the port, serve until told to stop or orphaned.
+    `fd`: its end of the socket pair to the recording's process."""
+    import uvicorn
+
+    from yariboard.ui.web.app import make_app
+    from yariboard.ui.web.feed import LiveFeed
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the recording's to handle
+    yield_the_cpu()                                    # a busy CPU goes to the recording first
+    pipe = Connection(fd)
+    settings = pipe.recv()
+    try:
+        family = socket.AF_INET6 if ":" in settings["host"] else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((settings["host"], settings["port"]))
+        sock.listen(512)
+    except OSError as error:
+        pipe.send(("error", error.strerror or str(error)))
+        return
+    feed = LiveFeed()
+    lock = threading.Lock()
+
+    def tell_viewers(count):
+        with lock:
+            pipe.send(("viewers", count))
+
+    app, streams = make_app(feed, settings["db_path"], settings["writable"], settings["token"],
+                            settings["send_timeout"], tell_viewers)
+    config = uvicorn.Config(
+        app, http=header_timeout_protocol(settings["header_timeout"]), ws="none",
+        lifespan="off", log_level="warning", access_log=False,
+        limit_concurrency=settings["max_connections"],
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES, timeout_keep_alive=KEEP_ALIVE_S,
+        timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+
+    def read_feed():
+        while True:
+            try:
+                kind, board, text = pipe.recv()
+            except (EOFError, OSError):
+                kind = "stop"
+            if kind == "stop":
+                streams.close()
+                server.should_exit = True
+                return
+            feed.publish_text(board, text)
+
+    threading.Thread(target=read_feed, name="web feed", daemon=True).start()
+    with lock:
+        pipe.send(("listening", sock.getsockname()[1]))
+    asyncio.run(server.serve(sockets=[sock]))
+
+
+def yield_the_cpu():
+    """Run only when the recording does not want the CPU: Linux's idle scheduling class
+    where there is one, else the lowest priority."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(NICENESS)
+
+
+def header_timeout_protocol(seconds):
+    """uvicorn's HTTP/1.1 protocol, closing a connection whose first request is not whole
+    within `seconds` (thousands of silent connections must not hold the server's places);
+    after a response, uvicorn's own keep-alive timeout takes over."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderTimeoutH11(H11Protocol):
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._header_timer = self.loop.call_later(seconds, self._header_timeout)
+
+        def _header_timeout(self):
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_lost(self, exc):
+            self._header_timer.cancel()
+            super().connection_lost(exc)
+
+    return HeaderTimeoutH11

@@ -1,0 +1,3 @@
+import { Shogiground } from './shogiground.js';
+
+export default Shogiground;
