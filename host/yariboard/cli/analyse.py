@@ -86,8 +86,9 @@ class Progress:
     """`analysing game 3: 12/81 positions, 4 s, about 23 s left` on stderr: rewritten in
     place on a terminal, else a line at every tenth of the work."""
 
-    def __init__(self, game_id, stream=sys.stderr):
-        self.game_id, self.stream = game_id, stream
+    def __init__(self, game_id, stream=None):
+        # sys.stderr as it is when the analysis runs, not when this module was imported
+        self.game_id, self.stream = game_id, stream or sys.stderr
         self.tty = stream.isatty()
         self.shown = 0
 

@@ -1,6 +1,7 @@
 """The built-in engine's per-variant tables: piece values on the board and in hand, placement,
 and the precomputed lines and neighbourhoods that the evaluation, the static exchange and the
 check tests read. Built once per variant (`tables_for`), signed for Black (+) and White (-)."""
+import threading
 from operator import itemgetter
 
 from shogicore.variants import BLACK, KING, WHITE
@@ -338,11 +339,17 @@ def _placement_bonus(variant, symbol, colour, sq):
 
 
 _TABLES = {}
+# Engines in two threads (a match's games, a hint beside the opponent) may ask for a variant's
+# tables at the same moment: one builds them while the other waits, never reading half-built ones.
+_TABLES_LOCK = threading.Lock()
 
 
 def tables_for(variant):
     tables = _TABLES.get(variant.name)
     if tables is None:
-        tables = _TABLES[variant.name] = _Tables(variant)
+        with _TABLES_LOCK:
+            tables = _TABLES.get(variant.name)
+            if tables is None:
+                tables = _TABLES[variant.name] = _Tables(variant)
     return tables
 
