@@ -6,8 +6,6 @@ The analysis is stored in the archive; `games show` prints it beside the moves a
 import os
 import sys
 
-from rich.table import Table
-
 from yariboard.records import analysis
 
 from yariboard.engines import fsf, levels
@@ -89,7 +87,7 @@ class Progress:
     def __init__(self, game_id, stream=None):
         # sys.stderr as it is when the analysis runs, not when this module was imported
         self.game_id, self.stream = game_id, stream or sys.stderr
-        self.tty = stream.isatty()
+        self.tty = self.stream.isatty()
         self.shown = 0
 
     def __call__(self, done, total, elapsed):
@@ -221,22 +219,3 @@ def draw(record, result, path):
         figure.tight_layout()
         figure.savefig(path)
     pyplot.close(figure)
-
-
-def show_analysis(console, record, stored):
-    """For `games show`: the sparkline and a table of every move's evaluation and mark."""
-    notes = analysis.move_notes(record, stored) if stored else []
-    if not notes:
-        if stored and record.moves:
-            console.print("(the stored analysis is of other moves: run `yariboard games analyse %d`)"
-                          % record.id)
-        return
-    console.print("analysis: %s at %s per position (%s)" % (stored.engine, stored.budget, stored.at))
-    console.print("evaluation: " + analysis.sparkline(stored))
-    table = Table("#", "USI", "eval", "", "loss", "mark", "best", box=None)
-    for note in notes:
-        table.add_row(str(note.ply), note.usi, analysis.describe_score(note.after),
-                      analysis.bar(note.after), str(note.loss) if note.loss else "",
-                      (analysis.SYMBOL_OF_MARK[note.mark] + " " + note.mark) if note.mark else "",
-                      note.best)
-    console.print(table)

@@ -12,10 +12,10 @@ from rich.table import Table
 from shogicore.notation import to_hodges
 from yariboard.records import analysis, formats as exports
 from yariboard.records.formats import kif
-from yariboard.cli import analyse as analyse_command
 from yariboard.cli.common import add_db_option, fail, open_archive
 from yariboard.records.archive import MOST_ON_A_PAGE, Query
 from yariboard.records.game import RecordError, replay
+from yariboard.ui.analysis import show_analysis
 from yariboard.ui.view import ViewState, render
 
 
@@ -71,7 +71,7 @@ def register(subparsers):
     importing.add_argument("--format", choices=exports.FORMATS, help="default: from the file name")
     importing.set_defaults(func=import_games)
 
-    analyse_command.register(actions)
+    return actions
 
 
 RESULT_SHORT = {"black": "1-0", "white": "0-1", "draw": "½-½", "": "*"}
@@ -142,7 +142,7 @@ def show_game(args):
     for index, (text, entry) in enumerate(zip(full, record.moves), 1):
         table.add_row(str(index), text, entry.usi, entry.at)
     console.print(table)
-    analyse_command.show_analysis(console, record, stored)
+    show_analysis(console, record, stored)
     return 0
 
 

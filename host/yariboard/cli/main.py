@@ -23,6 +23,9 @@ COMMAND_MODULES = (
     "yariboard.cli.board",
     "yariboard.cli.serve",
 )
+# Modules whose commands are actions of another command: `games analyse` and `games plot`
+# (the games module's register() returns its actions for them).
+NESTED_MODULES = {"yariboard.cli.games": ("yariboard.cli.analyse",)}
 
 
 def version():
@@ -42,7 +45,9 @@ def build_parser():
     add_db_option(parser, top_level=True)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+        actions = importlib.import_module(name).register(subparsers)
+        for nested in NESTED_MODULES.get(name, ()):
+            importlib.import_module(nested).register(actions)
     return parser
 
 
