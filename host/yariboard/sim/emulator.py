@@ -16,7 +16,7 @@ import time
 
 from boardfw import config as board_config
 from boardfw import ledlang
-from yariboard.resources import board_file
+from yariboard.resources import CHECKOUT, board_file
 from yariboard.sim.board import PtyBoard, occupied_squares
 from yariboard.board.ledstyles import channels, style_names
 from yariboard.sim.rig import SimRig, hand_actions
@@ -84,7 +84,7 @@ def seen_styles(led_times, now_ns):
             seen[square] = (steady or [styles[0][0]])[0]
     return seen
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = CHECKOUT
 EMULATOR = os.path.join(ROOT, "tools", "emulator")
 # Files the package registries cannot give (the UF2 and the bootrom), beside the clone.
 PICO_FILES = os.environ.get("YARIBOARD_PICO_FILES", os.path.join(ROOT, "..", "shared", "pico"))
