@@ -69,6 +69,7 @@ class Controller:
         self._reported_mismatch = []
         self._last_request = None     # (line, reply words) for retried requests
         self._last_seq = None         # SEQ of the last changing request carried out
+        self._saved_request = None    # SEQ:CRC of the one saved before a restart, till the next
 
     # -- boot and loop -------------------------------------------------------------------
     def run(self):
@@ -280,14 +281,25 @@ class Controller:
         rseq = str(seq)
         try:
             changes = protocol.check_request(verb, args)
-            last = self._last_seq
-            # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
-            if changes and last is not None and not 0 < (seq - last) % 65536 < 32768:
-                raise protocol.ProtocolError("stale", "an old request: not carried out")
-            words = self._answer(verb, args)
+            if changes:
+                last = self._last_seq
+                tag = "%d:%s" % (seq, line.rstrip(b"\r")[-8:].decode())   # SEQ, frame CRC
+                # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
+                if last is not None and not 0 < (seq - last) % 65536 < 32768:
+                    if tag != self._saved_request:
+                        raise protocol.ProtocolError("stale", "an old request: not carried out")
+                    # The request whose change was saved last, sent again after a restart
+                    # took its reply: answered from the game as it is, not carried out twice.
+                    args = None
+                self.store.pending = tag   # saved with the change it makes
+            try:
+                words = self._answer(verb, args)
+            finally:
+                self.store.pending = None
             reply = ("ok", rseq, verb) + tuple(words)
             if changes:
                 self._last_seq = seq
+                self._saved_request = None
         except protocol.ProtocolError as e:
             reply = ("err", rseq, e.code) + message_words(e.message)
         except Exception as e:  # a fault in the firmware itself: report it, keep running
@@ -297,7 +309,8 @@ class Controller:
 
     def _answer(self, verb, args):
         """Carry out a checked request; its reply words (docs/protocol.md, one verb each).
-        The rarer verbs are answered by boardfw/requests.py, loaded for the occasion."""
+        The rarer verbs are answered by boardfw/requests.py, loaded for the occasion; `args`
+        None: the retry of the request saved last (_execute), a rare verb too."""
         game = self.game
         if verb == "state":
             return [self.game_id, game.variant.name, game.mode, str(self._ply()),
