@@ -222,7 +222,7 @@ def _record(statements, first_line):
                 position = Position(variant, record.start_sfen)
             except ValueError as error:
                 raise _at_line(number, "bad start position: %s" % error)
-        elif statement[0] in "+-":
+        elif statement[:1] in ("+", "-"):   # (an empty statement is no move)
             if position is None:
                 raise _at_line(number, "move before the start position (PI and +/-)")
             if ending is not None:
@@ -248,7 +248,10 @@ def _record(statements, first_line):
         raise _at_line(statements[-1][0] if statements else first_line,
                        "no start position (PI and +/-) found")
     record.date = record.date or now_stamp()
-    _timestamps(record)
+    try:
+        _timestamps(record)
+    except OverflowError:   # T lines of billions of seconds
+        raise _at_line(first_line, "the moves' times (T lines) run past the year 9999")
     if ending is not None:
         record.reason, record.winner = override or ending
     try:
