@@ -111,7 +111,7 @@ class SimConsole:
         self.rig = rig
         self.console = console
         self.names = names
-        self.link = Link(finder=rig.ports)
+        self.link = Link(finder=rig.ports, clock=rig.board_seconds)
         self.recorder = Recorder(self.link, archive, black=names[0], white=names[1])
         self.session = PlaySession(self.recorder, engines or {}, time_limit=time_limit,
                                    clock=clock)
