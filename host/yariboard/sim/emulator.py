@@ -105,8 +105,16 @@ class EmulatorError(RuntimeError):
     pass
 
 
+# An installed copy has none of tools/: the emulator (tools/emulator), the deployment
+# (tools/flash.py) and the Pico's image beside the clone come with the source checkout.
+FROM_CHECKOUT = ("the emulated Pico runs from the project's source checkout: clone it, run "
+                 "`make emulator` there and start yariboard from its .venv")
+
+
 def missing_parts():
     """What the emulator lacks on this machine, as a one-line reason ('' when ready)."""
+    if not os.path.isfile(os.path.join(EMULATOR, "board.ts")):
+        return FROM_CHECKOUT
     if not shutil.which("node"):
         return "node is not installed (apt-get install nodejs npm)"
     if not os.path.isdir(os.path.join(EMULATOR, "node_modules", "rp2040js")):
