@@ -30,6 +30,7 @@ from tests.records.test_records import random_record
 from yariboard.board import replies
 from yariboard.engines.usi_server import UsiServer, parse_go
 from yariboard.engines.xboard import usi_from_xboard
+from yariboard.play.clocks import parse_time_control
 from yariboard.records import formats
 from yariboard.records.game import RecordError
 from yariboard.resources import board_file
@@ -205,6 +206,17 @@ GAMES = {fmt: [formats.export_games([random_record(seed, "shogi" if fmt in ("kif
 def test_game_files(data, fmt):
     text = data.draw(spliced(GAMES[fmt]))
     read(lambda t: formats.import_games(t, fmt), text, RecordError)
+
+
+# -- clock specifications ------------------------------------------------------------------
+
+@EXAMPLES
+@given(spliced(["10", "0.5", "30"]), spliced(["0", "10"]), spliced(["0", "5"]))
+def test_clock_specification(minutes, byoyomi, increment):
+    """`play --time M --byoyomi S --increment S`: argparse's float, then the clock's reader."""
+    def parse(texts):
+        return parse_time_control(*[float(t) for t in texts])
+    read(parse, (minutes, byoyomi, increment), ValueError)
 
 
 # -- board files ---------------------------------------------------------------------------
