@@ -30,6 +30,11 @@ def test_an_undo_retried_after_a_power_cut_takes_back_one_move(board):  # noqa: 
     again = reply_to(client, undo, seq)
     assert again[1] == "ok" and again[2][1:] == first[2][1:], again   # the same answer
     assert client.request("state")[1][3] == "1"                  # still one move
+    sim.kill()                       # again: the save compacted at the last boot keeps it
+    sim.start()
+    sim.sync()
+    assert reply_to(client, undo, seq)[2][1:] == first[2][1:]
+    assert client.request("state")[1][3] == "1"
     kind, words = client.request("version")
     assert words[4] == str(seq)                                  # LAST kept too
     before = (seq - 1) % 65536
