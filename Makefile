@@ -9,7 +9,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean fsf emulator
+.PHONY: all venv test test-slow soak bench demo sim flash typecheck clean fsf emulator pcb
 
 all: test
 
@@ -57,6 +57,13 @@ sim: $(STAMP)
 # folder ($YARIBOARD_ENGINES_DIR if set); needs Node.js and npm.
 fsf: $(STAMP)
 	$(BIN)/yariboard engines install fsf
+
+# KiCad PCBs (hardware/NAME/pcb/) from the board files and their netlists, with Debian's
+# KiCad 6 (apt-get install kicad kicad-footprints): its pcbnew module imports only into
+# Debian's own Python, so the second step runs /usr/bin/python3, not the virtualenv.
+pcb: $(STAMP)
+	$(BIN)/python hardware/tools/generate.py
+	/usr/bin/python3 hardware/tools/pcb.py
 
 typecheck: $(STAMP)
 	$(BIN)/python -m tools.typecheck_firmware

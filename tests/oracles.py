@@ -9,7 +9,8 @@ import shogi
 
 from shogicore import Position, variant_by_name
 from shogicore.move import is_drop, is_promotion
-from shogicore.notation import sfen_to_fsf, to_usi, uci_to_usi, usi_to_uci
+from shogicore.notation import to_usi
+from yariboard.engines.fsf_notation import sfen_to_fsf, uci_to_usi, usi_to_uci
 
 
 def fsf_legal_usi(variant, start_sfen, usi_moves):

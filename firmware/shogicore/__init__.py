@@ -1,5 +1,5 @@
 """Rules core shared by the board (MicroPython) and the PC (CPython): see docs/rules-core.md."""
-from shogicore.errors import MoveError, NotationError, SfenError
+from shogicore.errors import IllegalMoveError, InvalidMoveError, MoveError, SfenError
 from shogicore.variants import BLACK, WHITE, variant_by_name
 from shogicore.position import EMPTY, Position, piece_colour, piece_kind
 from shogicore.game import Game

@@ -1,4 +1,12 @@
-"""Exceptions of the rules core: each names the problem in its message."""
+"""Exceptions of the rules core: each names the problem in its message.
+
+A move's text can fail three ways, as in python-chess: it reads as no move at all
+(InvalidMoveError), it names a move the position does not allow (IllegalMoveError), or it
+names more than one (AmbiguousMoveError, in notation.py: only Hodges can be ambiguous, and
+the board, which never loads that module, keeps no name it does not use). MoveError, their
+root, is what a caller that only reports the message catches; it is raised itself for what
+is no move (nothing to take back).
+"""
 
 
 class SfenError(ValueError):
@@ -6,8 +14,12 @@ class SfenError(ValueError):
 
 
 class MoveError(ValueError):
-    """A move string that is malformed, or a move that is not legal here."""
+    """A move that cannot be read or played here."""
 
 
-class NotationError(MoveError):
-    """A move in human (Hodges) notation that cannot be read or matched."""
+class InvalidMoveError(MoveError):
+    """A move text that is malformed: no position has a move written so."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the position or the game does not allow."""

@@ -1,5 +1,5 @@
 """A game: a position plus how it ended (mate, repetition, resignation, impasse, illegal)."""
-from shogicore.errors import MoveError
+from shogicore.errors import IllegalMoveError, MoveError
 from shogicore.move import parse_usi, to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
@@ -34,16 +34,17 @@ class Game:
         self.illegal_move = None
 
     def play(self, m):
-        """Play `m`. Illegal: MoveError in casual mode; in tournament mode the mover loses."""
+        """Play `m`. Illegal: IllegalMoveError in casual mode; in tournament mode the mover
+        loses."""
         if self.result:
-            raise MoveError("the game is over")
+            raise IllegalMoveError("the game is over")
         pos = self.position
         if not pos.is_legal(m):
             if self.mode == TOURNAMENT:
                 self.illegal_move = m
                 self.result = (1 - pos.side, "illegal-move")
                 return self.result
-            raise MoveError("illegal move %s" % to_usi(self.variant, m))
+            raise IllegalMoveError("illegal move %s" % to_usi(self.variant, m))
         pos.push(m)
         self.result = pos.status()
         return self.result
@@ -64,14 +65,14 @@ class Game:
 
     def resign(self, colour):
         if self.result:
-            raise MoveError("the game is over")
+            raise IllegalMoveError("the game is over")
         self.result = (1 - colour, "resignation")
         return self.result
 
     def declare_impasse(self, colour):
         """Either side may declare once both Generals stand in their promotion zones."""
         if self.result:
-            raise MoveError("the game is over")
+            raise IllegalMoveError("the game is over")
         from shogicore.impasse import impasse_result   # (see impasse.py: loaded when used)
 
         self.result = impasse_result(self.position)

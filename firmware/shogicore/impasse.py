@@ -5,7 +5,7 @@ Apart from position.py because a game sees at most one declaration: the board lo
 module for it and unloads it after, so its code takes no RAM while the game is played.
 Whether a declaration is allowed at all is Position.can_declare_impasse.
 """
-from shogicore.errors import MoveError
+from shogicore.errors import IllegalMoveError
 from shogicore.variants import BLACK, WHITE
 
 
@@ -26,12 +26,13 @@ def impasse_points(position, colour):
 
 
 def impasse_result(position):
-    """(winner, 'impasse') by the point rule; MoveError when impasse cannot be declared."""
+    """(winner, 'impasse') by the point rule; IllegalMoveError when impasse
+    cannot be declared."""
     v = position.variant
     if not v.impasse_threshold:
-        raise MoveError("%s has no impasse rule" % v.name)
+        raise IllegalMoveError("%s has no impasse rule" % v.name)
     if not position.can_declare_impasse():
-        raise MoveError("impasse needs both Generals in their promotion zones")
+        raise IllegalMoveError("impasse needs both Generals in their promotion zones")
     short = [impasse_points(position, c) < v.impasse_threshold for c in (BLACK, WHITE)]
     if short[BLACK] and not short[WHITE]:
         return (WHITE, "impasse")

@@ -4,7 +4,7 @@ their text in USI ('7g7f', '2c2b+', 'P*5e'), which the board and engines speak.
 Layout: bits 0-7 destination square, 8-15 origin square (0 for a drop), bit 16 promotion,
 bits 17-21 the dropped kind. Square 0 is padding, never a real origin.
 """
-from shogicore.errors import MoveError
+from shogicore.errors import InvalidMoveError
 
 PROMOTION = 1 << 16
 
@@ -54,13 +54,13 @@ def _square_end(text, start):
 
 
 def parse_usi(variant, text):
-    """'7g7f', '2c2b+', 'P*5e' (Wa: '11c11d') -> move; MoveError if it is not well formed
-    for `variant`."""
+    """'7g7f', '2c2b+', 'P*5e' (Wa: '11c11d') -> move; InvalidMoveError if it is not
+    well formed for `variant`."""
     try:
         if 4 <= len(text) <= 5 and text[1:2] == "*":
             kind = variant.kind_of(text[:1])
             if kind not in variant.hand_kinds:
-                raise MoveError("a %s cannot be dropped: %r" % (text[:1], text))
+                raise InvalidMoveError("a %s cannot be dropped: %r" % (text[:1], text))
             return (kind << 17) | variant.parse_square(text[2:])
         promote = text[-1:] == "+"
         body = text[:-1] if promote else text
@@ -70,7 +70,7 @@ def parse_usi(variant, text):
             to = variant.parse_square(body[mid:])
             return (frm << 8) | to | (PROMOTION if promote else 0)
     except (KeyError, ValueError) as e:
-        if isinstance(e, MoveError):
+        if isinstance(e, InvalidMoveError):
             raise
-        raise MoveError("malformed USI move %r: %s" % (text, e))
-    raise MoveError("malformed USI move %r: expected like 7g7f, 2c2b+ or P*5e" % (text,))
+        raise InvalidMoveError("malformed USI move %r: %s" % (text, e))
+    raise InvalidMoveError("malformed USI move %r: expected like 7g7f, 2c2b+ or P*5e" % (text,))

@@ -8,7 +8,7 @@ even on the Pico.
 from array import array
 from micropython import const
 
-from shogicore.errors import MoveError, SfenError
+from shogicore.errors import IllegalMoveError, MoveError, SfenError
 from shogicore.move import PROMOTION, parse_usi
 from shogicore.variants import _key_table
 from shogicore.variants import BLACK, KING, PAWN, WHITE, variant_by_name
@@ -301,7 +301,7 @@ class Position:
     def push_usi(self, text):
         m = parse_usi(self.variant, text)
         if not self.is_legal(m):
-            raise MoveError("illegal move %s in %s" % (text, self.sfen()))
+            raise IllegalMoveError("illegal move %s in %s" % (text, self.sfen()))
         self.push(m)
         return m
 
@@ -340,7 +340,8 @@ class Position:
         v = self.variant
         depth = v.depth[self.side]
         m = (frm << 8) | to
-        if v.promote[kind] and (depth[to] <= 3 or depth[frm] <= 3):
+        zone = v.promotion_ranks
+        if v.promote[kind] and (depth[to] <= zone or depth[frm] <= zone):
             if test and not self._safe(m):
                 return
             if depth[to] > v.forced[kind]:
@@ -519,7 +520,8 @@ class Position:
 
     def can_declare_impasse(self):
         """Both Generals stand in their own promotion zones (and the variant has the rule)."""
-        depth = self.variant.depth
-        if not self.variant.impasse_threshold:
+        v = self.variant
+        if not v.impasse_threshold:
             return False
-        return depth[BLACK][self.kings[BLACK]] <= 3 and depth[WHITE][self.kings[WHITE]] <= 3
+        zone = v.promotion_ranks
+        return v.depth[BLACK][self.kings[BLACK]] <= zone and v.depth[WHITE][self.kings[WHITE]] <= zone

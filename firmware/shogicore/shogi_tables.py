@@ -28,6 +28,6 @@ def build():
         "shogi", 9, 9, kinds,
         start_sfen="lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         totals={1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, KING: 2},
-        repetitions=4, pawn_drop_mate_legal=False, impasse_threshold=24,
+        repetitions=4, pawn_drop_mate_legal=False, impasse_threshold=24, promotion_ranks=3,
         hand_kinds=(rook, bishop, gold, silver, knight, lance, pawn),
     )

@@ -37,8 +37,8 @@ class Kind:
 
 
 def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
-                  pawn_drop_mate_legal, impasse_threshold, hand_kinds, handicaps=None,
-                  pad_files=1):
+                  pawn_drop_mate_legal, impasse_threshold, promotion_ranks, hand_kinds,
+                  handicaps=None, pad_files=1):
     """A Variant with every table the core reads, from its `kinds` (Kind objects).
     `impasse_threshold` 0: the variant has no impasse rule; `hand_kinds` (Kind objects,
     most valuable first) empty: no drops."""
@@ -47,6 +47,7 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
     v.repetitions = repetitions
     v.pawn_drop_mate_legal = pawn_drop_mate_legal
     v.impasse_threshold = impasse_threshold
+    v.promotion_ranks = promotion_ranks
     v.handicaps = handicaps or {}
     squares = bytearray(files * ranks)     # every index fits a byte: boards up to 11x11
     i = 0

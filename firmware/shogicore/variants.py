@@ -19,7 +19,8 @@ PAWN = 1
 # Padding around the board: 2 ranks above and below (knight jumps), 1 or 2 wall columns
 # between rows (2 when a piece jumps two files, as Wa's Treacherous Fox does).
 _PAD_RANKS = const(2)
-_VARIANT_NAMES = const(("yari", "shogi", "wa", "wa-nodrops"))
+# Every variant the core knows: the one list the board, the host and its commands offer.
+VARIANT_NAMES = ("yari", "shogi", "wa", "wa-nodrops")
 _built = {}
 
 
@@ -47,6 +48,8 @@ class Variant:
     repetitions: int            # how often a position recurs before the game ends
     pawn_drop_mate_legal: bool
     impasse_threshold: int      # points a side needs to win a declared impasse
+    promotion_ranks: int        # depth of the promotion zone: the farthest ranks a move
+                                # into, out of or inside of may promote on
     squares: bytes              # every square, rank a first, each from the highest file down
     hand_kinds: bytes           # the kinds a hand can hold, most valuable first
     kinds: bytes
@@ -138,8 +141,8 @@ def variant_by_name(name):
     if isinstance(name, Variant):
         return name
     if name not in _built:
-        if name not in _VARIANT_NAMES:
-            raise ValueError("unknown variant %r (known: %s)" % (name, ", ".join(_VARIANT_NAMES)))
+        if name not in VARIANT_NAMES:
+            raise ValueError("unknown variant %r (known: %s)" % (name, ", ".join(VARIANT_NAMES)))
         family = name.split("-")[0]
         module = "shogicore.%s_tables" % family
         builder = __import__(module, None, None, ("build",)).build

@@ -63,7 +63,7 @@ def build(name="wa"):
         start_sfen="hmlcvkwgudo/1e3s3f1/ppprpppxppp/3p3p3/11/11/11/3P3P3/PPPXPPPRPPP/"
                    "1F3S3E1/ODUGWKVCLMH b - 1",
         totals=dict([(k.kind, 22 if k is sparrow else 2) for k in kinds if k.kind <= 17]),
-        repetitions=4, pawn_drop_mate_legal=False, impasse_threshold=0,
+        repetitions=4, pawn_drop_mate_legal=False, impasse_threshold=0, promotion_ranks=3,
         hand_kinds=(falcon, eagle, wings, fox, rabbit, horse, oxcart, wolf, stag, cock,
                     goose, monkey, dog, crow, owl, sparrow) if drops else (),
         pad_files=2,

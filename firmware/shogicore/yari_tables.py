@@ -23,7 +23,7 @@ def build():
         "yari", 7, 9, kinds,
         start_sfen="rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1",
         totals={1: 14, 2: 4, 3: 4, 4: 4, KING: 2},
-        repetitions=3, pawn_drop_mate_legal=True, impasse_threshold=26,
+        repetitions=3, pawn_drop_mate_legal=True, impasse_threshold=26, promotion_ranks=3,
         hand_kinds=(rook, bishop, knight, pawn),
         handicaps={
             # White (the handicapped side, to move first) loses pieces from its left: file 1.

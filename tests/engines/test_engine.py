@@ -10,10 +10,14 @@ from shogicore.move import is_drop, is_promotion, move_to, parse_usi
 from shogicore.position import Position, piece_colour
 from shogicore.variants import BLACK, KING, PAWN, SHOGI, WHITE, YARI
 
-from yariboard.engines.builtin.search import (EXACT, LEVELS, LOWER, MATE_BOUND, Engine, evaluate,
-                              evaluate_black, exchange_gain, gives_check, has_legal_move,
-                              king_danger, least_attacker, made_check, material_black,
-                              move_delta, node_key, tables_for)
+from yariboard.engines.base import Limit
+from yariboard.engines.base import MATE_BOUND
+from yariboard.engines.builtin.evaluation import (evaluate, evaluate_black, king_danger,
+                                                  material_black, move_delta)
+from yariboard.engines.builtin.exchange import exchange_gain, gives_check, least_attacker, made_check
+from yariboard.engines.builtin.search import (EXACT, LEVELS, LOWER, Engine, _Search, has_legal_move,
+                                              node_key)
+from yariboard.engines.builtin.tables import tables_for
 from yariboard.benchmarks import engine as engine_benchmark
 from yariboard.engines.builtin.movegen import attackers
 from yariboard.engines.players import GreedyPlayer, RandomPlayer, play_game
@@ -107,7 +111,7 @@ MATE_IN_3 = [
 @pytest.mark.parametrize("variant,sfen", MATE_IN_1 + [(v, rotate_sfen(s)) for v, s in MATE_IN_1])
 def test_finds_mate_in_one(variant, sfen):
     position = Position(variant, sfen)
-    result = Engine().search(position, depth=2)
+    result = Engine().search(position, Limit(depth=2))
     assert mates_after(position, result.move)
     assert result.mate == 1
     assert result.score >= MATE_BOUND
@@ -117,7 +121,7 @@ def test_finds_mate_in_one(variant, sfen):
 def test_finds_mate_in_three(variant, sfen):
     position = Position(variant, sfen)
     assert not mating_moves(position), "test position must not allow a quicker mate"
-    result = Engine().search(position, depth=3)
+    result = Engine().search(position, Limit(depth=3))
     assert forces_mate_in_3(position, result.move)
     assert result.mate == 3
     # The principal variation is a legal line ending in mate.
@@ -134,14 +138,14 @@ def test_sees_the_recapture_beyond_its_depth():
     position = Position(YARI, "7/3k3/3p3/7/3R3/7/7/7/3K3 b - 1")
     grab = position.variant.parse_square("4c")
     assert move_to(GreedyPlayer(seed=0).search(position).move) == grab
-    result = Engine().search(position, depth=1)
+    result = Engine().search(position, Limit(depth=1))
     assert move_to(result.move) != grab
 
 
 def test_mated_side_resigns():
     position = Position(SHOGI, MATE_IN_1[2][1])
     position.push(mating_moves(position)[0])
-    result = Engine().search(position, depth=3)
+    result = Engine().search(position, Limit(depth=3))
     assert result.resign and result.move is None and result.mate == 0
 
 
@@ -194,14 +198,15 @@ def test_king_danger_counts_the_squares_the_core_finds_attacked(monkeypatch, var
     """The term's own attack test agrees with the rules core's `_attacked`: with every other
     unit weighed at nothing, the danger is the square of the attacked squares next to the
     General, over positions of random games."""
-    import yariboard.engines.builtin.search as engine
+    import yariboard.engines.builtin.evaluation as evaluation
+    import yariboard.engines.builtin.tables as tables_module
     for name in ("ATTACKER_NEXT_TO_KING", "ATTACKER_NEAR_KING", "OPEN_SQUARE_NEXT_TO_KING",
                  "GUARD_NEXT_TO_KING"):
-        monkeypatch.setattr(engine, name, 0)
-    monkeypatch.setattr(engine, "ATTACKED_SQUARE_NEXT_TO_KING", 1)
-    monkeypatch.setattr(engine, "KING_DANGER_CP_PER_UNIT2", 1)
-    monkeypatch.setattr(engine, "KING_DANGER_MAX_CP", 10 ** 6)
-    monkeypatch.setattr(engine, "_TABLES", {})   # the units are read into the tables
+        monkeypatch.setattr(tables_module, name, 0)
+    monkeypatch.setattr(evaluation, "ATTACKED_SQUARE_NEXT_TO_KING", 1)
+    monkeypatch.setattr(evaluation, "KING_DANGER_CP_PER_UNIT2", 1)
+    monkeypatch.setattr(evaluation, "KING_DANGER_MAX_CP", 10 ** 6)
+    monkeypatch.setattr(tables_module, "_TABLES", {})   # the units are read into the tables
     variant = Position(variant).variant
     tables = tables_for(variant)
     seen_attacked = 0
@@ -223,7 +228,7 @@ def test_king_danger_adds_up_every_unit_square_by_square(variant):
     stands next to the General and two squares away, the neighbours the core finds
     attacked, the enemy hand), gives the danger the packed tables give, over positions of
     random games."""
-    import yariboard.engines.builtin.search as engine
+    import yariboard.engines.builtin.tables as engine
     variant = Position(variant).variant
     tables = tables_for(variant)
     seen = set()
@@ -520,10 +525,8 @@ def test_captures_that_lose_the_exchange_are_tried_last():
     """Move ordering: a capture that wins comes first, one that loses the exchange after every
     quiet move (a capture that promotes is ordered as a capture: promotion is not weighed)."""
     position = Position(YARI, "2nk3/7/3p3/7/p2R3/7/7/7/3K3 b - 1")
-    engine = Engine()
-    engine._pos, engine._tables = position, tables_for(YARI)
-    engine._killers = [[0, 0]]
-    order = [m for _, m in engine._keyed(position.legal_moves(), 0)]
+    searcher = _Search(Engine(), position, Limit(depth=1))
+    order = [m for _, m in searcher._keyed(position.legal_moves(), 0)]
     # the Pawn on 7e is undefended; 4e4c+ takes a Pawn too, and promotes
     assert set(order[:2]) == {parse_usi(YARI, "4e7e"), parse_usi(YARI, "4e4c+")}
     assert order[-1] == parse_usi(YARI, "4e4c")   # the Knight on 5a would take the Rook
@@ -635,17 +638,18 @@ def test_quiescence_tries_the_stored_move_first_and_keeps_a_deeper_entry(monkeyp
 
 def _searcher_on(position):
     """An engine set up to search `position` from inside: nothing seen, stored or counted."""
-    searcher = Engine()
-    searcher.search(position, depth=1)
-    searcher._seen, searcher.nodes = {}, 0
-    searcher.tt.clear()
+    engine = Engine()
+    engine.search(position, Limit(depth=1))   # (its king dangers set up for the variant)
+    engine.tt.clear()
+    searcher = _Search(engine, position, Limit(depth=1))
+    searcher._seen = {}
     return searcher
 
 
 def test_search_leaves_position_untouched_and_returns_legal_move():
     position = Position(YARI, BENCH_LIKE_SFEN)
     before = (position.sfen(), position.moves())
-    result = Engine().search(position, depth=2)
+    result = Engine().search(position, Limit(depth=2))
     assert (position.sfen(), position.moves()) == before
     assert position.is_legal(result.move)
     assert result.depth == 2 and result.nodes > 0
@@ -664,13 +668,13 @@ def test_aspiration_window_misses_are_searched_again(monkeypatch, sfen):
     import yariboard.engines.builtin.search as engine
     position = Position(YARI, sfen) if sfen else Position(YARI)
     monkeypatch.setattr(engine, "ASPIRATION_WINDOW", 10 ** 6)
-    full = Engine().search(position, depth=5)
+    full = Engine().search(position, Limit(depth=5))
     monkeypatch.setattr(engine, "ASPIRATION_WINDOW", 1)
     roots = []
-    search_root = Engine._search_root
-    monkeypatch.setattr(Engine, "_search_root",
+    search_root = _Search._search_root
+    monkeypatch.setattr(_Search, "_search_root",
                         lambda self, *args: roots.append(args) or search_root(self, *args))
-    narrow = Engine().search(position, depth=5)
+    narrow = Engine().search(position, Limit(depth=5))
     assert len(roots) > 5              # at least one iteration was searched again
     assert (narrow.move, narrow.score) == (full.move, full.score)
 
@@ -678,7 +682,7 @@ def test_aspiration_window_misses_are_searched_again(monkeypatch, sfen):
 def test_time_limit_is_honoured():
     position = Position(YARI, BENCH_LIKE_SFEN)
     start = time.monotonic()
-    result = Engine().search(position, time_limit=0.3)
+    result = Engine().search(position, Limit(time=0.3))
     elapsed = time.monotonic() - start
     assert elapsed < 0.3 + 0.5
     assert position.is_legal(result.move)
@@ -698,7 +702,7 @@ def test_nodes_count_each_position_searched_once(monkeypatch, variant, sfen):
     the search functions make themselves, not those the legality and check tests make and
     take back, nor a second count for a position handed from the main search to quiescence."""
     plays = _moves_played(monkeypatch, {"_search_root", "_negamax", "_quiesce"})
-    result = Engine().search(Position(variant, sfen), depth=4)
+    result = Engine().search(Position(variant, sfen), Limit(depth=4))
     assert result.nodes > 1000
     assert result.nodes == len(plays)
 
@@ -719,15 +723,15 @@ def test_remembered_king_danger_leaves_the_search_unchanged(monkeypatch, variant
     nodes."""
     import yariboard.engines.builtin.search as engine
     position = Position(variant, sfen)
-    remembered = Engine().search(position, depth=4)
+    remembered = Engine().search(position, Limit(depth=4))
     monkeypatch.setattr(engine, "DANGER_MAX_ENTRIES", 16)
     small = Engine()
-    assert _same_search(small.search(position, depth=4), remembered)
-    assert len(small._dangers) <= 16
-    assert sum(len(known) for by_king in small._known_around for known in by_king) <= 16
-    monkeypatch.setattr(Engine, "_king_danger",
+    assert _same_search(small.search(position, Limit(depth=4)), remembered)
+    assert len(small.dangers) <= 16
+    assert sum(len(known) for by_king in small.known_around for known in by_king) <= 16
+    monkeypatch.setattr(_Search, "_king_danger",
                         lambda self, key, colour: king_danger(self._tables, self._pos, colour))
-    assert _same_search(Engine().search(position, depth=4), remembered)
+    assert _same_search(Engine().search(position, Limit(depth=4)), remembered)
 
 
 def test_king_dangers_remembered_from_move_to_move_leave_the_game_unchanged(monkeypatch):
@@ -748,8 +752,8 @@ def test_king_dangers_remembered_from_move_to_move_leave_the_game_unchanged(monk
         results = []
         for _ in range(4):
             if forget:
-                player._dangers_of = None
-            results.append(player.search(position, nodes=3000))
+                player.dangers_of = None
+            results.append(player.search(position, Limit(nodes=3000)))
             position.push(results[-1].move)
         return results, len(counted)
 
@@ -760,16 +764,16 @@ def test_king_dangers_remembered_from_move_to_move_leave_the_game_unchanged(monk
 
     position = Position(YARI, BENCH_LIKE_SFEN)
     start = len(counted)
-    Engine().search(position, depth=3)
+    Engine().search(position, Limit(depth=3))
     fresh = len(counted) - start
     player = Engine()
-    player.search(position, depth=3)
+    player.search(position, Limit(depth=3))
     player.new_game()
     start = len(counted)
-    player.search(position, depth=3)
+    player.search(position, Limit(depth=3))
     assert len(counted) - start == fresh
     wa = Position("wa")
-    assert _same_search(player.search(wa, depth=2), Engine().search(wa, depth=2))
+    assert _same_search(player.search(wa, Limit(depth=2)), Engine().search(wa, Limit(depth=2)))
 
 
 def test_frontier_futility_judged_by_the_bound_leaves_the_search_unchanged(monkeypatch):
@@ -782,10 +786,10 @@ def test_frontier_futility_judged_by_the_bound_leaves_the_search_unchanged(monke
     weigh = engine.move_delta
     monkeypatch.setattr(engine, "move_delta", lambda *args: weighed.append(1) or weigh(*args))
     position = Position(YARI, HANDS_SFEN)
-    bounded = Engine().search(position, depth=5)
+    bounded = Engine().search(position, Limit(depth=5))
     bounded_weighed = len(weighed)
     monkeypatch.setattr(tables_for(YARI), "quiet_gain", 10 ** 6)
-    assert _same_search(Engine().search(position, depth=5), bounded)
+    assert _same_search(Engine().search(position, Limit(depth=5)), bounded)
     assert len(weighed) - bounded_weighed > bounded_weighed * 1.05
 
 
@@ -795,7 +799,7 @@ def test_quiet_moves_the_generator_leaves_out_are_those_the_search_would(monkeyp
     every move instead, the search must be the same, with more moves handed to it; and of
     one node's moves, those left out are exactly the quiet ones that do not check."""
     import yariboard.engines.builtin.search as engine
-    staged = engine.Engine._staged
+    staged = engine._Search._staged
     handed = []
 
     def handing(checks_only_kept):
@@ -808,11 +812,11 @@ def test_quiet_moves_the_generator_leaves_out_are_those_the_search_would(monkeyp
     for sfen in (BENCH_LIKE_SFEN, HANDS_SFEN):
         position = Position(YARI, sfen)
         del handed[:]
-        monkeypatch.setattr(engine.Engine, "_staged", handing(True))
-        filtered = Engine().search(position, depth=5)
+        monkeypatch.setattr(engine._Search, "_staged", handing(True))
+        filtered = Engine().search(position, Limit(depth=5))
         filtered_handed = len(handed)
-        monkeypatch.setattr(engine.Engine, "_staged", handing(False))
-        assert _same_search(Engine().search(position, depth=5), filtered), sfen
+        monkeypatch.setattr(engine._Search, "_staged", handing(False))
+        assert _same_search(Engine().search(position, Limit(depth=5)), filtered), sfen
         assert len(handed) - filtered_handed > filtered_handed * 1.1
     monkeypatch.undo()
 
@@ -861,7 +865,7 @@ def test_fixed_depth_benchmark_searches_the_same_tree_every_run():
     search, which holds only if every run walks the same tree: a fresh engine each time."""
     position = Position(YARI, BENCH_LIKE_SFEN)
     nodes, seconds = engine_benchmark.fixed_depth_search(position, depth=3, runs=2)
-    assert nodes == Engine().search(position, depth=3).nodes
+    assert nodes == Engine().search(position, Limit(depth=3)).nodes
     assert seconds > 0
 
 
@@ -874,10 +878,10 @@ def test_the_budget_depth_benchmark_follows_one_self_play_game_per_middlegame():
     for _, sfen in engine_benchmark.MIDDLEGAMES:
         position = Position(YARI, sfen)
         engine = Engine()
-        first = engine.search(position, nodes=1000)
+        first = engine.search(position, Limit(nodes=1000))
         position.push(first.move)
-        kept += [first.depth, engine.search(position, nodes=1000).depth]
-        fresh += [first.depth, Engine().search(position, nodes=1000).depth]
+        kept += [first.depth, engine.search(position, Limit(nodes=1000)).depth]
+        fresh += [first.depth, Engine().search(position, Limit(nodes=1000)).depth]
     assert depths == kept
     assert kept != fresh
     assert depths == engine_benchmark.depths_at_budget(nodes=1000, moves=2)
@@ -886,8 +890,8 @@ def test_the_budget_depth_benchmark_follows_one_self_play_game_per_middlegame():
 def test_transposition_table_saves_work_on_a_second_search():
     position = Position(YARI, BENCH_LIKE_SFEN)
     engine = Engine()
-    first = engine.search(position, depth=3)
-    second = engine.search(position, depth=3)
+    first = engine.search(position, Limit(depth=3))
+    second = engine.search(position, Limit(depth=3))
     assert second.nodes < first.nodes
     assert position.is_legal(second.move)
 
@@ -901,9 +905,9 @@ def test_the_table_serves_a_position_sent_again_as_a_fresh_sfen():
     for usi in "4g4f 4c4d 4f4e 4d4e 5g5f 4e4f".split():
         position.push_usi(usi)
     engine = Engine()
-    first = engine.search(position, depth=4)
-    again = engine.search(Position(YARI, position.sfen()), depth=4)
-    fresh = Engine().search(Position(YARI, position.sfen()), depth=4)
+    first = engine.search(position, Limit(depth=4))
+    again = engine.search(Position(YARI, position.sfen()), Limit(depth=4))
+    fresh = Engine().search(Position(YARI, position.sfen()), Limit(depth=4))
     assert fresh.nodes == first.nodes
     assert again.nodes * 5 < first.nodes
     assert again.move == first.move
@@ -920,7 +924,7 @@ def test_levels_map_to_depth_and_noise():
     # Without noise the choice is the same every time.
     top = LEVELS[max(LEVELS)]
     assert top.noise == 0 and top.depth > LEVELS[1].depth
-    steady = {Engine(level=5, seed=seed).search(position, depth=2).move for seed in range(3)}
+    steady = {Engine(level=5, seed=seed).search(position, Limit(depth=2)).move for seed in range(3)}
     assert len(steady) == 1
 
 
@@ -932,7 +936,7 @@ def test_losing_side_steers_into_a_repetition():
         earlier.add(position.hash)
         position.push_usi(usi)
     assert evaluate(position) < -1500
-    result = Engine().search(position, depth=2)
+    result = Engine().search(position, Limit(depth=2))
     position.push(result.move)
     assert position.hash in earlier
     assert result.score == 0
@@ -947,7 +951,7 @@ def engine_wins(opponent_class, games, depth, variant=YARI):
         opponent = opponent_class(seed=game)
         engine_colour = BLACK if game % 2 == 0 else WHITE
         black, white = (engine, opponent) if engine_colour == BLACK else (opponent, engine)
-        outcome = play_game(black, white, variant, depth=depth)
+        outcome = play_game(black, white, variant, limit=Limit(depth=depth))
         assert outcome.reason != "illegal-move"
         wins += outcome.winner == engine_colour
     return wins
@@ -986,16 +990,16 @@ def test_a_search_cut_short_plays_the_move_that_beat_the_last_iterations_best(sf
     reported as the last progress (what a GUI shows). Cut short before the deeper
     iteration has found anything better, it plays the last iteration's choice."""
     position = Position(YARI, sfen)
-    shallow = Engine().search(position, depth=depth)
-    deeper = Engine().search(position, depth=depth + 1)
+    shallow = Engine().search(position, Limit(depth=depth))
+    deeper = Engine().search(position, Limit(depth=depth + 1))
     assert shallow.move != deeper.move
     late = deeper.nodes - 1
     early = shallow.nodes + 1
     cut = Engine()
     shown = []
     cut.on_progress = lambda side, result: shown.append(result.move)
-    played = cut.search(position, nodes=late)
+    played = cut.search(position, Limit(nodes=late))
     assert (played.move, played.depth, played.nodes) == (deeper.move, depth, late)
     assert shown[-1] == deeper.move and shown[-2] == shallow.move
-    played = Engine().search(position, nodes=early)
+    played = Engine().search(position, Limit(nodes=early))
     assert (played.move, played.depth) == (shallow.move, depth)

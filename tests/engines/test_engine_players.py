@@ -2,7 +2,7 @@
 from shogicore.position import Position
 from shogicore.variants import BLACK, SHOGI, WHITE, YARI
 
-from yariboard.engines.builtin.search import SearchResult
+from yariboard.engines.base import SearchResult
 from yariboard.engines.players import (ADJUDICATION_MARGIN, GreedyPlayer, RandomPlayer, adjudicate,
                                play_game)
 
@@ -19,7 +19,7 @@ class _FixedAnswer:
     def __init__(self, result):
         self.result = result
 
-    def search(self, position, time_limit=None, depth=None):
+    def search(self, position, limit=None):
         return self.result
 
     def close(self):

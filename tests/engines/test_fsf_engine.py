@@ -9,10 +9,12 @@ import pyffish
 import pytest
 import shogi
 
-from shogicore.notation import parse_usi, sfen_to_fsf, to_usi, usi_to_uci
+from shogicore.notation import parse_usi, to_usi
+from yariboard.engines.fsf_notation import sfen_to_fsf, usi_to_uci
 from shogicore.perft import perft
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
+from yariboard.engines.base import Limit
 from yariboard.engines import fsf
 from yariboard.cli.main import main
 from yariboard.engines.usi import UsiError
@@ -138,7 +140,7 @@ def test_fsf_plays_standard_shogi_that_python_shogi_accepts():
 
 def test_time_per_move_is_sent_as_byoyomi_and_answered(yari_fsf):
     yari_fsf.new_game()
-    result = yari_fsf.search(Position(YARI), time_limit=0.3)
+    result = yari_fsf.search(Position(YARI), Limit(time=0.3))
     assert Position(YARI).is_legal(result.move)
     assert result.depth >= 1
 

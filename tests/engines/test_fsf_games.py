@@ -11,7 +11,7 @@ import pytest
 
 from boardfw import ledlang
 from shogicore.move import is_drop, move_from, move_to
-from shogicore.notation import sfen_to_fsf, usi_to_uci
+from yariboard.engines.fsf_notation import sfen_to_fsf, usi_to_uci
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
 from yariboard.engines import fsf

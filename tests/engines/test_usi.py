@@ -15,12 +15,14 @@ import pytest
 import shogi
 
 from shogicore.move import move_to
-from shogicore.notation import to_usi, usi_to_uci
+from shogicore.notation import to_usi
+from yariboard.engines.fsf_notation import usi_to_uci
 from shogicore.position import Position
 from shogicore.variants import BLACK, SHOGI, WHITE, YARI
 
 from yariboard.engines import usi
-from yariboard.engines.builtin.search import MATE_BOUND, MATE_SCORE, Engine
+from yariboard.engines.base import MATE_BOUND, MATE_SCORE, Limit
+from yariboard.engines.builtin.search import Engine
 from yariboard.engines.players import play_game
 from yariboard.engines.usi import (UsiEngine, UsiError, collect_info, parse_option_line,
                            position_command)
@@ -81,7 +83,7 @@ def test_handshake_reads_identity_and_options(fairy):
 @needs_fairy
 def test_complete_game_against_the_built_in_engine():
     with UsiEngine(FAIRY, SHOGI) as fairy:
-        outcome = play_game(fairy, Engine(seed=1), variant=SHOGI, time_limit=0.05,
+        outcome = play_game(fairy, Engine(seed=1), variant=SHOGI, limit=Limit(time=0.05),
                             max_plies=300)
     assert outcome.reason in ("mate", "resignation", "repetition", "perpetual-check",
                               "adjudication")
@@ -97,7 +99,7 @@ def test_complete_game_against_the_built_in_engine():
 def test_complete_game_engine_against_itself():
     with UsiEngine(FAIRY, SHOGI) as strong, \
             UsiEngine(FAIRY, SHOGI, options={"Skill Level": 0}) as weak:
-        outcome = play_game(strong, weak, variant=SHOGI, time_limit=0.03, max_plies=300)
+        outcome = play_game(strong, weak, variant=SHOGI, limit=Limit(time=0.03), max_plies=300)
     assert outcome.reason != "illegal-move"
     assert len(outcome.moves) >= 10
     referee_replay([to_usi(SHOGI, m) for m in outcome.moves])
@@ -107,12 +109,12 @@ def test_complete_game_engine_against_itself():
 @needs_fairy
 def test_mate_score_and_mating_move(fairy):
     position = Position(SHOGI, MATE_IN_1)
-    result = fairy.search(position, time_limit=0.3)
+    result = fairy.search(position, Limit(time=0.3))
     assert result.mate == 1 and result.score >= MATE_BOUND
     position.push(result.move)
     assert position.status() == (BLACK, "mate")
     # The mated side's engine resigns, and its score says it is lost.
-    lost = fairy.search(position, time_limit=0.3)
+    lost = fairy.search(position, Limit(time=0.3))
     assert lost.resign and lost.move is None
     assert lost.score <= -MATE_BOUND
 
@@ -121,7 +123,7 @@ def test_mate_score_and_mating_move(fairy):
 def test_centipawn_score_depth_and_pv_from_info_lines(fairy):
     position = Position(SHOGI)
     position.push_usi("7g7f")
-    result = fairy.search(position, time_limit=0.2)
+    result = fairy.search(position, Limit(time=0.2))
     assert position.is_legal(result.move)
     assert result.depth >= 2 and result.nodes > 0
     assert abs(result.score) < 2000 and result.mate is None
@@ -130,7 +132,7 @@ def test_centipawn_score_depth_and_pv_from_info_lines(fairy):
 
 @needs_fairy
 def test_depth_limit_is_passed_to_the_engine(fairy):
-    result = fairy.search(Position(SHOGI), depth=3)
+    result = fairy.search(Position(SHOGI), Limit(depth=3))
     assert result.depth == 3
 
 
@@ -139,7 +141,7 @@ def test_hung_search_is_stopped_and_still_answers(fairy, monkeypatch):
     """Past its deadline the adapter sends `stop` and takes the engine's best move so far."""
     monkeypatch.setattr(usi, "DEPTH_SEARCH_SECONDS", 0.3)
     position = Position(SHOGI)
-    result = fairy.search(position, depth=200)
+    result = fairy.search(position, Limit(depth=200))
     assert position.is_legal(result.move)
     assert result.depth < 200 and result.seconds < 0.3 + usi.GRACE_SECONDS
 
@@ -163,14 +165,14 @@ def test_engine_killed_while_thinking_gives_a_clear_error(fairy):
     pid = fairy.pid
     threading.Timer(0.3, os.kill, (pid, signal.SIGKILL)).start()
     with pytest.raises(UsiError, match=r"exited \(code -9\) while waiting for bestmove"):
-        fairy.search(Position(SHOGI), depth=60)
+        fairy.search(Position(SHOGI), Limit(depth=60))
 
 
 @needs_fairy
 def test_engine_dead_before_the_search_gives_a_clear_error(fairy):
     os.kill(fairy.pid, signal.SIGKILL)
     with pytest.raises(UsiError, match="exited"):
-        fairy.search(Position(SHOGI), time_limit=0.1)
+        fairy.search(Position(SHOGI), Limit(time=0.1))
 
 
 def test_missing_program_is_reported():

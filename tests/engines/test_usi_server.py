@@ -12,9 +12,11 @@ import pyffish
 import pytest
 import shogi
 
-from shogicore.notation import parse_usi, sfen_to_fsf, to_usi, usi_to_uci
+from shogicore.notation import parse_usi, to_usi
+from yariboard.engines.fsf_notation import sfen_to_fsf, usi_to_uci
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
+from yariboard.engines.base import Limit
 from yariboard.engines.builtin.search import Engine
 from yariboard.engines.match import builtin_usi_argv, open_builtin
 from yariboard.engines.usi_server import UsiServer, move_time_ms, parse_go
@@ -45,7 +47,7 @@ def test_adapter_drives_the_built_in_engine_in_yari_and_agrees_with_it_in_proces
         for _ in range(8):
             result = engine.search(position)
             # The same search in this process, with the same node budget, picks the same move.
-            assert result.move == in_process.search(position, nodes=1500).move
+            assert result.move == in_process.search(position, Limit(nodes=1500)).move
             position.push(result.move)
     fen = sfen_to_fsf(YARI.start_sfen)
     uci = [usi_to_uci(YARI, to_usi(YARI, m)) for m in position.moves()]
@@ -60,7 +62,7 @@ def test_adapter_plays_standard_shogi_with_the_built_in_engine_at_a_time_limit()
     position = Position(SHOGI)
     with open_builtin("shogi", None) as engine:
         for _ in range(6):
-            result = engine.search(position, time_limit=0.2)
+            result = engine.search(position, Limit(time=0.2))
             text = to_usi(SHOGI, result.move)
             assert shogi.Move.from_usi(text) in board.legal_moves
             board.push_usi(text)
@@ -125,10 +127,93 @@ def test_transcript_handshake_options_errors_and_moves():
     assert lines.count("readyok") == 1
 
 
+def test_position_with_moves_but_no_position_is_a_one_line_error():
+    lines = transcript(["usi", "position moves 7g7f", "position", "isready"])
+    errors = [line for line in lines if line.startswith("info string error:")]
+    assert len(errors) == 2 and all("position startpos|sfen" in e for e in errors)
+    assert lines[-1] == "readyok"      # the session went on
+
+
+def test_end_of_input_during_a_timed_search_ends_the_program_at_once():
+    """A clock of two weeks plans hours for the move; the GUI going away ends it. (The
+    timeout is a hundred times what stopping takes: the search stops within 64 nodes.)"""
+    lines = transcript(["usi", "position startpos", "go btime 1200000000 wtime 1200000000"],
+                       timeout=120)
+    assert lines[-1].startswith("bestmove ")
+    assert Position(SHOGI).is_legal(parse_usi(SHOGI, lines[-1].split()[1]))
+
+
 def test_mated_side_resigns_and_end_of_input_ends_the_session():
     # White's king on 5a, a Gold on 5b guarded by another on 5c: White to move is mated.
     lines = transcript(["usi", "position sfen 4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1", "go depth 1"])
     assert lines[-1] == "bestmove resign"
+
+
+# -- go mate (a GUI's mate search) -------------------------------------------------------------
+
+def _is_mate_by_checks(sfen, moves):
+    """python-shogi's word: every attacker move checks and the last one mates."""
+    board = shogi.Board(sfen)
+    for index, text in enumerate(moves):
+        move = shogi.Move.from_usi(text)
+        assert move in board.legal_moves, (index, text)
+        board.push(move)
+        if index % 2 == 0:
+            assert board.is_check(), (index, text)
+    return board.is_checkmate()
+
+
+def _mates_in_one(sfen):
+    board = shogi.Board(sfen)
+    for move in list(board.legal_moves):
+        board.push(move)
+        mate = board.is_checkmate()
+        board.pop()
+        if mate:
+            return True
+    return False
+
+
+def test_go_mate_answers_a_mating_line_nomate_and_timeout():
+    in_one = "4k4/9/4P4/9/9/9/9/9/4K4 b GG 1"
+    longer = "8k/9/9/9/9/9/9/9/K8 b RR 1"          # two Rooks against a bare General
+    lone = "4k4/9/9/9/9/9/9/9/4K4 b - 1"            # not one check to give
+    guarded = "lns1kgsnl/9/9/9/9/9/9/9/4K4 b RBG 1"  # checks without end, no mate proven
+    lines = transcript(["usi", "position sfen " + in_one, "go mate 60000",
+                        "position sfen " + longer, "go mate 60000",
+                        "position sfen " + lone, "go mate infinite",
+                        "position sfen " + guarded, "go mate 300", "usinewgame"])
+    answers = [line.split()[1:] for line in lines if line.startswith("checkmate")]
+    assert len(answers) == 4
+    assert answers[0] == ["G*5b"] and _is_mate_by_checks(in_one, answers[0])
+    assert not _mates_in_one(longer) and len(answers[1]) >= 3
+    assert _is_mate_by_checks(longer, answers[1])
+    assert answers[2] == ["nomate"]
+    assert answers[3] == ["timeout"]
+
+
+def test_go_mate_in_yari_is_a_mate_by_pyffish():
+    sfen = "3k3/7/7/7/7/7/7/7/3K3 b RR 1"       # two Yari Rooks against a bare General
+    session = Session()
+    session.send("position sfen " + sfen, "go mate 60000", "usinewgame")
+    [answer] = [line.split()[1:] for line in session.lines if line.startswith("checkmate")]
+    fen = sfen_to_fsf(sfen)
+    uci = [usi_to_uci(YARI, text) for text in answer]
+    for ply in range(len(uci)):
+        assert uci[ply] in pyffish.legal_moves("yarishogi", fen, uci[:ply])
+        if ply % 2 == 0:
+            assert pyffish.gives_check("yarishogi", fen, uci[:ply + 1])
+    assert pyffish.legal_moves("yarishogi", fen, uci) == []
+
+
+def test_stop_ends_an_infinite_mate_search_with_timeout():
+    session = Session()
+    session.send("setoption name USI_Variant value shogi",
+                 "position sfen lns1kgsnl/9/9/9/9/9/9/9/4K4 b RBG 1", "go mate infinite")
+    assert not any(line.startswith("info string error") for line in session.lines)
+    session.send("stop")
+    assert [line for line in session.lines if line.startswith("checkmate")] == \
+        ["checkmate timeout"]
 
 
 # -- in-process: infinite, stop, ponder --------------------------------------------------------
@@ -175,7 +260,7 @@ def test_ponderhit_turns_a_ponder_search_into_a_timed_one():
     session.send("position startpos moves 7g7f", "go ponder btime 0 wtime 0 byoyomi 300")
     session.wait_for_info(1)
     session.send("ponderhit")
-    session.server.wait()
+    session.send("usinewgame")     # (waits for the timed search's answer)
     assert len(session.bestmoves()) == 1
     session.send("ponderhit")
     assert session.lines[-1] == "info string error: ponderhit without go ponder"
@@ -198,6 +283,8 @@ def test_parse_go_reads_every_limit_and_names_what_it_cannot():
     assert parse_go(["infinite"]) == {"infinite": True}
     assert parse_go("nodes 100 depth 3 movetime 50".split()) == {"nodes": 100, "depth": 3,
                                                                  "movetime": 50}
+    assert parse_go("mate 3000".split()) == {"mate": 3000}
+    assert parse_go("mate infinite".split()) == {"mate": None}
     for bad, message in ((["btime"], "needs a number"), (["depth", "x"], "not 'x'"),
                          (["sometimes"], "unknown go argument")):
         with pytest.raises(ValueError, match=message):
@@ -225,7 +312,7 @@ def test_built_in_engine_reports_iterations_obeys_a_node_budget_and_stops_on_req
     reports = []
     engine.on_progress = lambda side, result: reports.append((side, result))
     position = Position(YARI, "rnnkbbr/7/ppppppp/7/7/P6/1PPPPPP/7/RBBKNNR w - 2")
-    result = engine.search(position, nodes=3000)
+    result = engine.search(position, Limit(nodes=3000))
     assert result.nodes == 3000       # spent to the node, as Fairy-Stockfish spends it
     assert [r.depth for _, r in reports] == list(range(1, len(reports) + 1))
     assert {side for side, _ in reports} == {WHITE}
@@ -235,7 +322,32 @@ def test_built_in_engine_reports_iterations_obeys_a_node_budget_and_stops_on_req
     engine.new_game()
     stop = threading.Event()
     engine.stop_event = stop
-    engine.on_progress = lambda side, result: stop.set() if result.depth >= 2 else None
-    stopped = engine.search(position, depth=30)
-    # The stop is seen within 256 nodes: a very short next iteration may still complete.
+    at_stop = []
+
+    def stop_at_depth_2(side, result):
+        if result.depth >= 2 and not stop.is_set():
+            at_stop.append(result.nodes)
+            stop.set()
+
+    engine.on_progress = stop_at_depth_2
+    stopped = engine.search(position, Limit(depth=30))
+    # The stop is seen within 64 nodes: a very short next iteration may still complete.
     assert 2 <= stopped.depth <= 3 and position.is_legal(stopped.move)
+    assert stopped.nodes - at_stop[0] <= 64
+
+
+def test_isready_builds_the_variants_tables_so_no_move_pays_for_them(monkeypatch):
+    """The tables of a variant take tenths of a second to build, more on a busy machine: at
+    `isready`, not on the first move's clock."""
+    import yariboard.engines.builtin.tables as tables_module
+    built = []
+    build = tables_module._Tables
+    monkeypatch.setattr(tables_module, "_TABLES", {})
+    monkeypatch.setattr(tables_module, "_Tables",
+                        lambda variant: built.append(variant.name) or build(variant))
+    session = Session()
+    session.send("setoption name USI_Variant value shogi", "isready")
+    assert built == ["shogi"] and session.lines[-1] == "readyok"
+    session.send("position startpos moves 7g7f", "go depth 2", "usinewgame")
+    assert len(session.bestmoves()) == 1
+    assert built == ["shogi"]       # the search found them built

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from shogicore import Position
+from yariboard.engines.base import Limit
 from yariboard.engines.xboard import EngineDied, XBoardEngine, XBoardError, find_crazywa
 
 needs_crazywa = pytest.mark.skipif(not find_crazywa() and not os.environ.get("CI"),
@@ -28,7 +29,7 @@ def test_crazywa_answers_with_legal_moves_along_a_game():
         while position.plies < 40 and not position.status():
             if position.side == 0:
                 try:
-                    result = engine.search(position, depth=2)
+                    result = engine.search(position, Limit(depth=2))
                 except EngineDied:
                     died += 1
                     break
@@ -55,7 +56,7 @@ def test_crazywa_answers_with_legal_moves_along_a_game():
 @needs_crazywa
 def test_a_search_with_a_time_limit_answers_in_time():
     with XBoardEngine(variant="wa") as engine:
-        result = engine.search(Position("wa"), time_limit=0.5)
+        result = engine.search(Position("wa"), Limit(time=0.5))
     assert result.move is not None and result.seconds < 5
 
 
@@ -88,7 +89,7 @@ def test_an_engine_that_plays_an_illegal_move_is_caught(tmp_path):
         "    if w and w[0] == 'go': print('move a1a5', flush=True)\n")
     with XBoardEngine(_fake_engine(tmp_path, body), variant="wa") as engine:
         with pytest.raises(XBoardError, match="illegal move a1a5"):
-            engine.search(Position("wa"), depth=1)
+            engine.search(Position("wa"), Limit(depth=1))
 
 
 def test_an_engine_that_dies_is_reported_with_its_exit_code(tmp_path):
@@ -99,7 +100,7 @@ def test_an_engine_that_dies_is_reported_with_its_exit_code(tmp_path):
         "    if w and w[0] == 'go': sys.exit(3)\n")
     with XBoardEngine(_fake_engine(tmp_path, body), variant="wa") as engine:
         with pytest.raises(XBoardError, match=r"exited \(code 3\)"):
-            engine.search(Position("wa"), depth=1)
+            engine.search(Position("wa"), Limit(depth=1))
         assert engine.restarts == 1             # one fresh start, then it gave up
 
 

@@ -8,6 +8,7 @@ from rich.console import Console
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
 from tests.records.test_records import random_record
+from yariboard.engines.base import Limit
 from yariboard.records import formats as exports
 from yariboard.records.archive import Archive
 from yariboard.cli.main import main
@@ -118,7 +119,7 @@ def test_the_built_in_engine_beats_a_random_mover_at_wa(variant):
         engine_colour = BLACK if game % 2 == 0 else WHITE
         engine, opponent = Engine(seed=game), RandomPlayer(seed=game)
         black, white = (engine, opponent) if engine_colour == BLACK else (opponent, engine)
-        outcome = play_game(black, white, variant, depth=1)
+        outcome = play_game(black, white, variant, limit=Limit(depth=1))
         assert outcome.reason != "illegal-move"
         wins += outcome.winner == engine_colour
     assert wins == 4

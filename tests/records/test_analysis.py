@@ -17,6 +17,7 @@ from shogicore.variants import variant_by_name
 from tests.fsf_support import require_fsf
 from yariboard.records import analysis, formats as exports
 from yariboard.engines import fsf
+from yariboard.engines.analysis import analyse
 from yariboard.records.archive import Archive
 from yariboard.engines.builtin.search import Engine
 from yariboard.records.game import GameRecord, MoveRecord
@@ -42,7 +43,7 @@ def test_marks_follow_the_documented_thresholds():
 
 def test_builtin_engine_finds_the_lost_bishop():
     record = record_of(BLUNDER_GAME)
-    result = analysis.analyse(record, Engine(level=8), "built-in engine", nodes=3000)
+    result = analyse(record, Engine(level=8), "built-in engine", nodes=3000)
     assert len(result.evaluations) == len(BLUNDER_GAME) + 1
     position = Position(variant_by_name("shogi"))
     for evaluation, usi in zip(result.evaluations, BLUNDER_GAME + [None]):
@@ -69,7 +70,7 @@ def test_a_mated_position_is_scored_without_a_search():
     position = Position(rules, sfen)
     position.push(parse_usi(rules, "G*1b"))
     assert not position.legal_moves()          # the rules core agrees it is mate
-    result = analysis.analyse(record, Engine(level=8), "built-in engine", nodes=2000)
+    result = analyse(record, Engine(level=8), "built-in engine", nodes=2000)
     assert result.evaluations[1].mate == 0 and result.evaluations[1].score > 90000
     assert result.evaluations[1].best == ""
     assert result.evaluations[0].mate == 1     # Black to move mates in one ply
@@ -79,7 +80,7 @@ def test_a_mated_position_is_scored_without_a_search():
 def test_stored_analysis_survives_reopening_and_is_dropped_with_taken_back_moves(tmp_path):
     path = str(tmp_path / "a.sqlite3")
     record = record_of(BLUNDER_GAME)
-    result = analysis.analyse(record, Engine(level=8), "built-in engine", nodes=1000)
+    result = analyse(record, Engine(level=8), "built-in engine", nodes=1000)
     with Archive(path) as archive:
         (game_id,) = archive.store_all([record])
         analysis.save(archive, game_id, result)
@@ -115,7 +116,7 @@ def test_an_archive_of_schema_1_gains_the_analysis_tables_and_keeps_its_games(tm
         assert archive.game(1).usi_moves() == BLUNDER_GAME
         assert analysis.load(archive, 1) is None
         record = archive.game(1)
-        analysis.save(archive, 1, analysis.analyse(record, Engine(level=8), "built-in", nodes=500))
+        analysis.save(archive, 1, analyse(record, Engine(level=8), "built-in", nodes=500))
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 2
     assert db.execute("SELECT COUNT(*) FROM analysis_plies WHERE game_id=1").fetchone()[0] == 5
@@ -222,7 +223,7 @@ def test_fairy_stockfish_finds_the_lost_bishop(tmp_path):
     record = record_of(BLUNDER_GAME)
     engine = fsf.open_engine("shogi")
     try:
-        result = analysis.analyse(record, engine, "Fairy-Stockfish", nodes=20000)
+        result = analyse(record, engine, "Fairy-Stockfish", nodes=20000)
     finally:
         engine.close()
     notes = analysis.move_notes(record, result)

@@ -2,10 +2,10 @@
 import pyffish
 import pytest
 
-from shogicore import SHOGI, YARI, MoveError, NotationError, Position
+from shogicore import SHOGI, YARI, IllegalMoveError, InvalidMoveError, Position
 from shogicore.move import is_drop, move_from, move_to
-from shogicore.notation import (parse_hodges, parse_usi, to_hodges, to_usi, uci_to_usi,
-                                usi_to_uci, sfen_to_fsf)
+from shogicore.notation import AmbiguousMoveError, parse_hodges, parse_usi, to_hodges, to_usi
+from yariboard.engines.fsf_notation import sfen_to_fsf, uci_to_usi, usi_to_uci
 from tests.oracles import fsf_legal_usi, random_game
 
 
@@ -32,13 +32,13 @@ def test_usi_round_trips_every_legal_move(variant):
 @pytest.mark.parametrize("text", ["7g7", "7g7f=", "8g8f", "7z7f", "K*5e", "P*", "P*5j",
                                   "+P*5e", "", "7g7f++"])
 def test_malformed_usi_is_rejected_naming_the_text(text):
-    with pytest.raises(MoveError) as error:
+    with pytest.raises(InvalidMoveError) as error:
         parse_usi(YARI, text)
     assert repr(text) in str(error.value)
 
 
 def test_illegal_usi_move_is_rejected():
-    with pytest.raises(MoveError, match="illegal move 7g7e"):
+    with pytest.raises(IllegalMoveError, match="illegal move 7g7e"):
         Position().push_usi("7g7e")
 
 
@@ -103,18 +103,18 @@ def test_hodges_examples_from_the_rule_book():
     assert parse_hodges(position, "YB6i-5h") == parse_usi(YARI, "6i5h")
 
 
-@pytest.mark.parametrize("text,words", [
-    ("YB-5h", "ambiguous"),
-    ("Q-5h", "unknown piece"),
-    ("P-7e", "no legal move"),
-    ("Px7f", "empty"),
-    ("P7f", "no '-', 'x' or '*'"),
-    ("P-7z", "bad destination"),
-    ("P*5e", "illegal drop"),
-    ("P-7f+", "no promotion choice"),
+@pytest.mark.parametrize("text,words,kind", [
+    ("YB-5h", "ambiguous", AmbiguousMoveError),
+    ("Q-5h", "unknown piece", InvalidMoveError),
+    ("P-7e", "no legal move", IllegalMoveError),
+    ("Px7f", "empty", IllegalMoveError),
+    ("P7f", "no '-', 'x' or '*'", InvalidMoveError),
+    ("P-7z", "bad destination", InvalidMoveError),
+    ("P*5e", "illegal drop", IllegalMoveError),
+    ("P-7f+", "no promotion choice", IllegalMoveError),
 ])
-def test_bad_hodges_is_rejected_with_the_reason(text, words):
-    with pytest.raises(NotationError) as error:
+def test_bad_hodges_is_rejected_with_the_reason_and_its_kind(text, words, kind):
+    with pytest.raises(kind) as error:
         parse_hodges(Position(), text)
     assert words in str(error.value)
 
@@ -123,6 +123,6 @@ def test_hodges_promotion_choice_must_be_stated():
     position = Position(YARI, "k6/7/7/3P3/7/7/7/7/K6 b - 1")
     assert parse_hodges(position, "P-4c+") == parse_usi(YARI, "4d4c+")
     assert parse_hodges(position, "P-4c=") == parse_usi(YARI, "4d4c")
-    with pytest.raises(NotationError, match="say"):
+    with pytest.raises(AmbiguousMoveError, match="say"):
         parse_hodges(position, "P-4c")
     assert to_hodges(position, parse_usi(YARI, "4d4c+")) == "P-4c+"

@@ -3,7 +3,7 @@ import pyffish
 import pytest
 
 from shogicore import SHOGI, YARI, Position, SfenError
-from shogicore.notation import fsf_to_sfen, sfen_to_fsf, usi_to_uci
+from yariboard.engines.fsf_notation import fsf_to_sfen, sfen_to_fsf, usi_to_uci
 from tests.oracles import random_game
 
 

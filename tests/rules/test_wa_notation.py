@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from shogicore import MoveError, NotationError, Position, SfenError, variant_by_name
+from shogicore import (IllegalMoveError, InvalidMoveError, MoveError, Position, SfenError,
+                       variant_by_name)
 from shogicore.notation import parse_hodges, parse_usi, to_hodges, to_usi
 from shogicore.perft import perft
 from yariboard.engines.xboard import (sfen_to_xboard_fen, square_from_xboard, square_to_xboard,
@@ -124,12 +125,13 @@ def test_hodges_examples_of_the_rule_book():
     assert to_hodges(promoted, parse_usi(WA, "6f6e")) == "+SC-6e"
 
 
-@pytest.mark.parametrize("text, words", [
-    ("QQ-6h", "unknown piece"), ("SP-12h", "bad destination"), ("SP6h", "no '-'"),
-    ("SPx6h", "empty"), ("SP12i-6h", "bad origin"), ("SP*6e", "illegal drop"),
+@pytest.mark.parametrize("text, words, kind", [
+    ("QQ-6h", "unknown piece", InvalidMoveError), ("SP-12h", "bad destination", InvalidMoveError),
+    ("SP6h", "no '-'", InvalidMoveError), ("SPx6h", "empty", IllegalMoveError),
+    ("SP12i-6h", "bad origin", InvalidMoveError), ("SP*6e", "illegal drop", IllegalMoveError),
 ])
-def test_bad_hodges_is_refused_with_the_reason(text, words):
-    with pytest.raises(NotationError, match=words):
+def test_bad_hodges_is_refused_with_the_reason(text, words, kind):
+    with pytest.raises(kind, match=words):
         parse_hodges(Position(WA), text)
 
 

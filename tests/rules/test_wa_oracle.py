@@ -33,6 +33,7 @@ import pytest
 
 from shogicore import Position
 from shogicore.notation import to_usi
+from yariboard.engines.base import Limit
 from yariboard.engines.xboard import (LIST_DEPTH, LIST_MARGIN, MATE_CENTIPAWNS, EngineDied, XBoardEngine,
                               XBoardError, find_crazywa)
 
@@ -180,7 +181,7 @@ def compare(engine, position, tally, drop_questions=None):
             after.push_usi(usi)
             # the position alone, set up afresh: replaying a long game is where the engine
             # loses track of whose move it is
-            reply = engine.search(Position("wa", after.sfen()), depth=LIST_DEPTH)
+            reply = engine.search(Position("wa", after.sfen()), Limit(depth=LIST_DEPTH))
         except EngineDied:
             tally.engine_crashes += 1
             continue

@@ -15,7 +15,7 @@ from shogicore.game import Game
 from shogicore.variants import WHITE
 from yariboard.records.archive import Archive
 from yariboard.engines.builtin.search import Engine
-from yariboard.cli.sim import SimConsole
+from yariboard.ui.console import SimConsole
 from yariboard.sim.rig import SimRig
 
 PROMOTE_SFEN = "3k3/7/7/P6/7/7/7/7/3K3 b - 1"        # Black pawn 7d, 7c is in the zone
@@ -244,6 +244,19 @@ def test_replay_lights_each_move_of_an_archived_game_in_turn(sim):
     assert recorded(sim) == played
 
 
+def test_a_typed_move_the_board_refuses_during_a_replay_says_so(sim):
+    run(sim, "move 7g7f", "move 3c3d", "resign")
+    run(sim, "replay %d" % sim.recorder.game_id, "wait 50")
+    with pytest.raises(ValueError) as refused:
+        sim.execute("move 2g2f")                 # not the replayed game's 7g7f
+    assert str(refused.value) == ("the board did not record 2g2f (not-the-ordered-move): put "
+                                  "the lit squares right, then carry out the replayed game's "
+                                  "move P-7f")
+    assert recorded(sim) == []
+    run(sim, "lift 2f", "place 2g", "wait 100", "move 7g7f")   # the lit move goes on
+    assert recorded(sim) == ["7g7f"]
+
+
 def test_a_new_game_with_a_handicap_from_the_host(sim):
     run(sim, "move 7g7f", "new yari bishop", "wait 50")
     record = sim.recorder.record()
@@ -310,3 +323,16 @@ def test_after_a_resignation_the_controls_say_why_they_cannot_act(sim):
     assert "no hint: no game in progress" in screen(sim)
     run(sim, "new", "wait 50")                              # and a new game starts cleanly
     assert recorded(sim) == [] and "Black to move" in status(sim)
+
+
+ENGINE_LINE = re.compile(r"engine +([+-]\d+\.\d\d for Black|\w+ mates in \d+)")
+
+
+@pytest.mark.parametrize("change", ["takeback", "sfen " + PROMOTE_SFEN])
+def test_the_engine_line_is_cleared_with_the_position_it_was_about(sim, change):
+    run(sim, "move 7g7f", "hint")
+    assert ENGINE_LINE.search(screen(sim))
+    run(sim, change, "wait 50")
+    assert not ENGINE_LINE.search(screen(sim))
+    run(sim, "hint")                            # and a new opinion is shown again
+    assert ENGINE_LINE.search(screen(sim))

@@ -19,7 +19,12 @@ import sys
 import termios
 import time
 
+import pyte
+
+from shogicore.notation import parse_usi
+from shogicore.position import Position
 from yariboard.records.archive import Archive
+from yariboard.sim.rig import SimRig
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 # Black: pawns on 7f (faces White's pawn on 7e) and 5d (next step enters the zone), a Pawn
@@ -37,6 +42,7 @@ class Terminal:
                                         env=env, close_fds=True, start_new_session=True)
         os.close(slave)
         self.output = ""
+        self.raw = b""               # everything printed, escape sequences and all
 
     def read(self, seconds):
         deadline = time.monotonic() + seconds
@@ -47,6 +53,7 @@ class Terminal:
                     data = os.read(self.master, 65536)
                 except OSError:      # the command ended and closed the pty
                     return
+                self.raw += data
                 self.output += ANSI.sub("", data.decode("utf-8", "replace"))
 
     def type(self, line):
@@ -182,3 +189,76 @@ def test_ctrl_c_and_end_of_input_stop_the_simulator_cleanly(tmp_path):
     assert "Traceback" not in term.output
     with Archive(db) as archive:
         assert archive.game(max(archive.ids())).usi_moves() == ["7g7f"]
+
+
+def displayed(term, columns=80, rows=50):
+    """The lines a terminal of this size shows now, from what the command printed."""
+    screen = pyte.Screen(columns, rows)
+    pyte.ByteStream(screen).feed(term.raw)
+    return [line.rstrip() for line in screen.display]
+
+
+def clock_line(lines):
+    return next((line.strip(" │") for line in lines if "clock:" in line), "")
+
+
+def test_the_screen_is_redrawn_in_place_keeping_the_typed_line_and_the_last_error(tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    env = dict(os.environ, TERM="xterm", COLUMNS="80", LINES="50")
+    term = Terminal([yariboard_command(), "--db", db, "play", "--sim", "--new", "--level", "1",
+                     "--time", "5"], env=env)
+    try:
+        term.wait_for(lambda s: "Black to move" in s, what="the start")
+        term.type("move 7g7f")
+        term.type("frobnicate")
+        os.write(term.master, b"tak")                  # typed, not yet entered
+        term.wait_for(lambda s: "P-7f" in s and "clock: Black 4:59" in s, what="the move")
+        ticks = set()
+        deadline = time.monotonic() + 60
+        while len(ticks) < 3 and time.monotonic() < deadline:   # the clocks run on
+            term.read(0.2)
+            ticks.add(clock_line(displayed(term)))
+        assert len(ticks) >= 3, ticks
+        lines = displayed(term)
+        assert sum("player (Black) vs built-in engine" in line for line in lines) == 1
+        assert "unknown command or wrong arguments 'frobnicate' (type help)" in lines
+        assert lines[max(i for i, line in enumerate(lines) if line)] == "> tak_"
+        os.write(term.master, b"eback\n")              # the line typed before goes on
+        term.wait_for(lambda s: "(no moves yet)" in s, what="the take-back")
+        assert "'frobnicate'" not in "\n".join(displayed(term))   # an accepted command clears it
+        term.type("quit")
+        assert term.process.wait(timeout=20) == 0
+    finally:
+        term.close()
+    assert "Traceback" not in term.output
+
+
+def test_play_at_a_board_on_its_port_redraws_in_place_and_ends_with_the_game(tmp_path):
+    """`play --port`: the loop for a real board, here the firmware on the unix port behind its
+    pseudo-terminal, the person's hands the rig's."""
+    db = str(tmp_path / "games.sqlite3")
+    env = dict(os.environ, TERM="xterm", COLUMNS="80", LINES="50")
+    with SimRig(str(tmp_path / "flash"), clock="real", log_dir=str(tmp_path)) as rig:
+        term = Terminal([yariboard_command(), "--db", db, "play", "--port", rig.port,
+                         "--level", "1", "--seconds", "0.2"], env=env)
+        try:
+            term.wait_for(lambda s: "Black to move" in s, what="the start")
+            position = Position()
+            rig.perform(position, parse_usi(position.variant, "7g7f"))
+            term.wait_for(lambda s: "P-7f" in s, what="the move made on the board")
+            term.type("frobnicate")
+            term.wait_for(lambda s: "unknown command 'frobnicate' (type help)"
+                          in "\n".join(displayed(term)), what="the error")
+            term.type("resign")
+            term.wait_for(lambda s: "White wins (resignation)" in s, what="the resignation")
+            assert term.process.wait(timeout=20) == 0
+            term.read(0.5)
+            lines = displayed(term)
+            assert sum("player (Black) vs built-in engine" in line for line in lines) == 1
+        finally:
+            term.close()
+    assert "Traceback" not in term.output
+    with Archive(db) as archive:
+        record = _last_game(archive)
+        assert record.usi_moves() == ["7g7f"]
+        assert (record.winner, record.reason) == ("white", "resignation")

@@ -4,9 +4,11 @@ import re
 
 from . import parts
 
-COLUMNS = ["refs", "qty", "value", "description", "footprint", "example_part", "notes"]
-CIRCUIT_KINDS = [parts.PICO, parts.REED, parts.DIODE, parts.LED, parts.BUTTON, parts.BUFFER,
-                 parts.SERIES_R, parts.BULK_C, parts.DECOUPLING_C, parts.FUSE]
+COLUMNS = ["refs", "qty", "value", "description", "footprint", "example_part", "pcb_part",
+           "notes"]
+CIRCUIT_KINDS = [parts.PICO, parts.REED, parts.DIODE, parts.LED, parts.LED_DECOUPLING_C,
+                 parts.BUTTON, parts.BUTTON_HEADER, parts.BUFFER, parts.SERIES_R, parts.BULK_C,
+                 parts.DECOUPLING_C, parts.FUSE]
 
 
 def _ref_key(ref):
@@ -37,11 +39,13 @@ def rows(circuit, facts):
         refs = by_kind[kind.value]
         table.append({"refs": _ref_ranges(refs), "qty": len(refs), "value": kind.value,
                       "description": kind.description, "footprint": kind.footprint,
-                      "example_part": kind.example, "notes": kind.note})
+                      "example_part": kind.example, "pcb_part": kind.pcb_part,
+                      "notes": kind.note})
     magnet = parts.MAGNET
     table.append({"refs": "", "qty": facts.pieces, "value": magnet.value,
                   "description": magnet.description, "footprint": "",
-                  "example_part": magnet.example, "notes": magnet.note})
+                  "example_part": magnet.example, "pcb_part": magnet.example,
+                  "notes": magnet.note})
     return table
 
 

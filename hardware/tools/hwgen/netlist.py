@@ -102,10 +102,14 @@ def build(board):
                     rows[r] += blocker["A"]
 
         button = _template(parts.BUTTON)
+        header = _place(_template(parts.BUTTON_HEADER), parts.BUTTON_HEADER, "J1", "button_header")
+        if sorted(board.button_pins) != [name for _, name in parts.BUTTON_HEADER.pins[:-1]]:
+            raise ValueError("the button header carries buttons A and B only")
+        gnd += header["GND"]
         for index, name in enumerate(sorted(board.button_pins)):
             part = _place(button, parts.BUTTON, "SW%d" % (number + index + 1), "button_" + name,
                           Button=name)
-            gpio_net(board.button_pins[name], "BTN_" + name, part[1])
+            gpio_net(board.button_pins[name], "BTN_" + name, part[1], header[name])
             gnd += part[2]
 
         fuse = _place(_template(parts.FUSE), parts.FUSE, "F1", "fuse")
@@ -129,7 +133,7 @@ def build(board):
         resistor = _place(_template(parts.SERIES_R), parts.SERIES_R, "R1", "series_r")
         skidl.Net("LED_DATA_5V").connect(shifter["1Y"], resistor[1])
 
-        led = _template(parts.LED)
+        led, led_c = _template(parts.LED), _template(parts.LED_DECOUPLING_C)
         data_in = skidl.Net("LED_DIN_1")
         data_in += resistor[2]
         for index in range(board.led_count):
@@ -138,6 +142,10 @@ def build(board):
                           Square=square, Chain=str(index))
             five += part["VDD"]
             gnd += part["VSS"]
+            capacitor = _place(led_c, parts.LED_DECOUPLING_C, "C%d" % (index + 3),
+                               "led_c_" + square, Square=square)
+            five += capacitor[1]
+            gnd += capacitor[2]
             data_in += part["DIN"]
             if index + 1 < board.led_count:
                 data_in = skidl.Net("LED_DIN_%d" % (index + 2))

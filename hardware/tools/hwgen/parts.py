@@ -1,15 +1,17 @@
 """The parts the board is built from: one entry per kind, used by the netlist and the BOM.
 
-Footprints name KiCad's standard libraries so the netlist loads into Pcbnew; the matrix and
-the LEDs are usually hand-wired under the board, the footprints then only matter for a
-controller board.
+Footprints are the printed circuit board's (hardware/tools/pcb.py): KiCad 6's standard
+libraries, and the project's own library (hardware/kicad/YariBoard.pretty) for the Pico,
+which KiCad 6 lacks. A hand-wired board ignores them; its example parts are the through-hole
+ones, the PCB's parts (`pcb_part`) are surface-mount where a fab can place them.
 """
 
 
 class PartKind:
     """A kind of part: how it appears in the netlist and in the BOM."""
 
-    def __init__(self, key, ref_prefix, value, description, footprint, example, pins, note=""):
+    def __init__(self, key, ref_prefix, value, description, footprint, example, pins, note="",
+                 pcb_part=None):
         self.key = key
         self.ref_prefix = ref_prefix
         self.value = value
@@ -18,23 +20,26 @@ class PartKind:
         self.example = example
         self.pins = pins  # [(number, name)] in KiCad symbol order
         self.note = note
+        self.pcb_part = pcb_part or example  # manufacturer part number on the PCB
 
 
 REED = PartKind(
     "reed", "SW", "Reed switch NO",
     "Glass reed switch, normally open, one under each square",
-    "Resistor_THT:R_Axial_DIN0414_L11.9mm_D4.5mm_P15.24mm_Horizontal",
+    "Button_Switch_SMD:SW_SPST_REED_CT10-XXXX-G1",
     "Littelfuse MDSR-4-12-23 (any NO glass reed, 10-20 AT, <= 15 mm)",
     [(1, "1"), (2, "2")],
     "pull-in 10-20 AT so a piece magnet closes it through the board but not from the next square",
+    "Coto Technology CT10-XXXX-G1 (moulded SMD reed, 12 mm; XXXX the pull-in range, 10-20 AT)",
 )
 DIODE = PartKind(
     "diode", "D", "1N4148",
     "Small-signal diode in series with each reed switch (no ghosting when pieces form a rectangle)",
-    "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
+    "Diode_SMD:D_SOD-123",
     "onsemi 1N4148TR",
     [(1, "K"), (2, "A")],
     "cathode (ring) toward the row line",
+    "Diodes Incorporated 1N4148W-7-F",
 )
 LED = PartKind(
     "led", "LED", "WS2812B",
@@ -43,11 +48,20 @@ LED = PartKind(
     "Worldsemi WS2812B on a 30 LED/m strip or single-LED boards",
     [(1, "VDD"), (2, "DOUT"), (3, "VSS"), (4, "DIN")],
     "each LED needs its own 100 nF; strips and LED boards carry it",
+    "Worldsemi WS2812B",
+)
+LED_DECOUPLING_C = PartKind(
+    "led_decoupling_c", "C", "100nF 0603",
+    "Ceramic decoupling capacitor beside each WS2812B, VDD to VSS (WS2812B datasheet)",
+    "Capacitor_SMD:C_0603_1608Metric",
+    "Samsung CL10B104KB8NNNC",
+    [(1, "1"), (2, "2")],
+    "LED strips and single-LED boards carry it already; the PCB places one per LED",
 )
 PICO = PartKind(
     "pico", "U", "Raspberry Pi Pico",
     "Microcontroller board (RP2040), powered and connected over its micro-USB socket",
-    "Module:RaspberryPi_Pico_Common_THT",
+    "YariBoard:RaspberryPi_Pico_THT",
     "Raspberry Pi SC0915",
     None,  # filled from pico.HEADER
     "runs the MicroPython firmware; a Pico H (pre-soldered headers) works the same",
@@ -99,6 +113,16 @@ BUTTON = PartKind(
     "Omron B3F-1000",
     [(1, "1"), (2, "2")],
     "wired between its GPIO and GND; the firmware enables the pull-up",
+)
+
+BUTTON_HEADER = PartKind(
+    "button_header", "J", "Button header",
+    "Pin header for the two buttons mounted in the board's frame: A, B, GND",
+    "Connector_PinHeader_2.54mm:PinHeader_1x03_P2.54mm_Vertical",
+    "Amphenol 77311-118-03LF (any 2.54 mm 1x3 pin header)",
+    [(1, "A"), (2, "B"), (3, "GND")],
+    "in parallel with the buttons on the PCB, which sits under the playing surface; "
+    "a hand-wired board wires its buttons directly and needs none",
 )
 
 # Things the BOM lists that are not in the circuit.

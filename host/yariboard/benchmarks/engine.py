@@ -8,6 +8,7 @@ import time
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, YARI
 
+from yariboard.engines.base import Limit
 from yariboard.engines.builtin.search import Engine
 from yariboard.engines.players import GreedyPlayer, RandomPlayer, play_game
 
@@ -39,7 +40,7 @@ def fixed_depth_search(position, depth=FIXED_DEPTH, runs=FIXED_DEPTH_RUNS):
     fastest = None
     for _ in range(runs):
         started = time.process_time()
-        result = Engine().search(position, depth=depth)
+        result = Engine().search(position, Limit(depth=depth))
         seconds = time.process_time() - started
         fastest = seconds if fastest is None else min(fastest, seconds)
     return result.nodes, fastest
@@ -54,7 +55,7 @@ def depths_at_budget(nodes=BUDGET_NODES, moves=BUDGET_MOVES):
         position = Position(YARI, sfen)
         engine = Engine()
         for _ in range(moves):
-            result = engine.search(position, nodes=nodes)
+            result = engine.search(position, Limit(nodes=nodes))
             depths.append(result.depth)
             if result.move is None:
                 break
@@ -69,7 +70,7 @@ def run():
         print("%s depth %d: %d nodes in %.2f CPU s, %d nodes per CPU second"
               % (label, FIXED_DEPTH, nodes, seconds, nodes / max(seconds, 1e-9)), flush=True)
         for seconds in SEARCH_SECONDS:
-            result = Engine().search(position, time_limit=seconds)
+            result = Engine().search(position, Limit(time=seconds))
             print("%s %ds depth: %d" % (label, seconds, result.depth), flush=True)
             print("%s %ds nodes per second: %d"
                   % (label, seconds, result.nodes / max(result.seconds, 1e-9)), flush=True)
@@ -84,7 +85,7 @@ def run():
             engine_colour = BLACK if game % 2 == 0 else WHITE
             engine, opponent = Engine(seed=game), opponent_class(seed=game)
             black, white = (engine, opponent) if engine_colour == BLACK else (opponent, engine)
-            outcome = play_game(black, white, depth=MATCH_DEPTH)
+            outcome = play_game(black, white, limit=Limit(depth=MATCH_DEPTH))
             wins += outcome.winner == engine_colour
             draws += outcome.winner is None
             print("vs %s game %d: %s by %s in %d plies" % (

@@ -9,6 +9,7 @@ from shogicore.position import Position
 from shogicore.variants import YARI
 
 from yariboard.engines import fsf
+from yariboard.engines.base import Limit
 from yariboard.benchmarks.engine import MIDDLEGAMES
 from yariboard.engines.match import open_builtin
 
@@ -52,7 +53,7 @@ def run():
         for label, sfen in MIDDLEGAMES:
             for name, engine in engines:
                 engine.new_game()
-                result = engine.search(Position(YARI, sfen), time_limit=SEARCH_SECONDS)
+                result = engine.search(Position(YARI, sfen), Limit(time=SEARCH_SECONDS))
                 print("%s %s %ds: depth %d, nodes per second %d"
                       % (name, label, SEARCH_SECONDS, result.depth,
                          result.nodes / max(result.seconds, 1e-9)), flush=True)

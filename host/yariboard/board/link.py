@@ -83,10 +83,20 @@ class Link:
     def connected(self):
         return self.serial is not None
 
-    def _set_status(self, text):
+    def set_status(self, text):
+        """Say what the link is doing on its status line (the follower says it too: a
+        locked archive, a fault being resynchronised)."""
         self.status = text
         if self.on_status:
             self.on_status(text)
+
+    def want_resync(self):
+        """Ask the follower to catch up from the board's history at its next step."""
+        self.needs_resync = True
+
+    def resync_begins(self):
+        """The follower starts catching up; anything that goes wrong meanwhile asks again."""
+        self.needs_resync = False
 
     def candidates(self):
         return [self.port_override] if self.port_override else list(self.finder())
@@ -95,7 +105,7 @@ class Link:
         """Open the first port where a board answers `version`; wait for one up to `timeout`
         seconds (None: for ever). Raises LinkError naming the ports seen on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        self._set_status("looking for the board")
+        self.set_status("looking for the board")
         while True:
             for path in self.candidates():
                 try:
@@ -106,14 +116,14 @@ class Link:
                     continue
                 self.connections += 1
                 self.needs_resync = True
-                self._set_status("connected on %s (firmware %s)" % (path, self.version[1]))
+                self.set_status("connected on %s (firmware %s)" % (path, self.version[1]))
                 return
             if deadline is not None and time.monotonic() > deadline:
                 tried = ", ".join(self.candidates()) or "none with the Pico's USB ids %04X:%04X" % (
                     PICO_VID, PICO_PID)
                 raise LinkError("no board answered (ports tried: %s); serial ports:\n%s"
                                 % (tried, describe_ports()))
-            self._set_status("waiting for the board (unplugged?)")
+            self.set_status("waiting for the board (unplugged?)")
             time.sleep(0.2)
 
     def _hello_board(self):
@@ -143,12 +153,12 @@ class Link:
 
     def close(self):
         self._close()
-        self._set_status("closed")
+        self.set_status("closed")
 
     def _lost(self, why):
         self._close()
         self.needs_resync = True
-        self._set_status("disconnected: %s" % why)
+        self.set_status("disconnected: %s" % why)
         return Disconnected(why)
 
     # -- frames -------------------------------------------------------------------------

@@ -12,6 +12,8 @@ from yariboard.records import analysis
 
 from yariboard.engines import fsf
 from yariboard.cli.common import add_db_option, fail, open_archive
+from yariboard.engines.analysis import analyse
+from yariboard.engines.base import EngineError
 from yariboard.engines.builtin.search import Engine
 from yariboard.records.game import RecordError
 from yariboard.engines.usi import UsiError
@@ -117,12 +119,12 @@ def analyse_game(args):
     nodes = None if args.seconds else (args.nodes or DEFAULT_NODES[name])
     try:
         engine, engine_name = open_engine(args, record.variant)
-    except UsiError as error:
+    except EngineError as error:
         return fail(str(error))
     try:
-        result = analysis.analyse(record, engine, engine_name, nodes=nodes, seconds=args.seconds,
-                                  on_progress=Progress(record.id))
-    except (UsiError, RecordError) as error:
+        result = analyse(record, engine, engine_name, nodes=nodes, seconds=args.seconds,
+                         on_progress=Progress(record.id))
+    except (EngineError, RecordError) as error:
         return fail(str(error))
     except KeyboardInterrupt:
         return fail("interrupted; nothing was stored")

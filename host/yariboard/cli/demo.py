@@ -1,6 +1,9 @@
 """`yariboard demo`: watch two engines play a whole game through the simulated board."""
+from rich.console import Console
+
 from yariboard.play import demo
 from yariboard.cli.common import add_board_option, add_db_option, open_archive
+from yariboard.ui.console import watch_demo
 from yariboard.ui.view import RESULT_TEXT
 
 
@@ -24,9 +27,11 @@ def register(subparsers):
 
 
 def run(args):
-    with open_archive(args) as archive:
-        game_id = demo.run_demo(archive, levels=(args.black_level, args.white_level), max_plies=args.max_plies, seed=args.seed,
-                                seconds_per_move=args.seconds, board=args.board or "yari-9x7")
+    levels = (args.black_level, args.white_level)
+    with open_archive(args) as archive, watch_demo(Console(), demo.player_names(levels)) as watch:
+        game_id = demo.run_demo(archive, levels=levels, max_plies=args.max_plies, seed=args.seed,
+                                seconds_per_move=args.seconds, board=args.board or "yari-9x7",
+                                watch=watch)
         record = archive.game(game_id)
     print("game %d saved in %s: %d moves, %s (%s)" % (
         game_id, archive.path, len(record.moves), RESULT_TEXT.get(record.winner, "unfinished"),

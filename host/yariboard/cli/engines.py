@@ -1,7 +1,7 @@
 """`yariboard engines install fsf` / `yariboard engines list`: the engines the host can run."""
 from yariboard.engines import fsf
 from yariboard.cli.common import fail
-from yariboard.engines.usi import UsiError
+from yariboard.engines.base import EngineError
 
 
 def register(subparsers):
@@ -26,7 +26,7 @@ def run_install(args):
           % (fsf.FSF_PACKAGE, fsf.FSF_VERSION, fsf.engines_dir(args.engines_dir)), flush=True)
     try:
         folder = fsf.install(args.engines_dir, npm=args.npm)
-    except UsiError as error:
+    except EngineError as error:
         return fail(str(error))
     print("installed Fairy-Stockfish %s in %s" % (fsf.FSF_VERSION, folder))
     print("play it with: yariboard play --engine fsf")
@@ -42,7 +42,7 @@ def run_list(args):
     try:
         node, major = fsf.find_node(args.node)
         runs = "runs with Node.js %d (%s)" % (major, node)
-    except UsiError as error:
+    except EngineError as error:
         runs = "cannot run: %s" % error
     pinned = "" if version == fsf.FSF_VERSION else " (%s is needed: reinstall)" % fsf.FSF_VERSION
     print("fsf        Fairy-Stockfish %s%s in %s; %s"

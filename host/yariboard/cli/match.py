@@ -4,7 +4,7 @@ from shogicore.variants import BLACK
 
 from yariboard.cli.common import fail
 from yariboard.engines.match import MAX_PLIES, describe_score, run_match
-from yariboard.engines.usi import UsiError
+from yariboard.engines.base import EngineError
 
 DEFAULT_NODES = 1000
 
@@ -61,7 +61,7 @@ def run(args):
                            node=args.node, engines_dir=args.engines_dir,
                            max_plies=args.max_plies, on_game=show, fsf_nodes=fsf_nodes,
                            jobs=args.jobs, depth=args.depth)
-    except UsiError as error:
+    except EngineError as error:
         return fail(str(error))
     if args.depth is not None:
         pairing = "built-in vs Fairy-Stockfish at depth %d" % args.depth

@@ -10,28 +10,25 @@ plays CrazyWa (Debian's `crazywa`), which speaks the XBoard protocol.
 """
 import argparse
 import os
-import queue
 
 from rich.console import Console
-from rich.text import Text
 
 from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
-from yariboard.engines import fsf
 from yariboard import resources
-from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
-from yariboard.play.clocks import GameClock, parse_time_control
-from yariboard.play.controls import HELP as CONTROLS_HELP
-from yariboard.play.controls import HostControls
-from yariboard.cli.sim import (SimConsole, add_game_options, board_for, check_game_options,
-                                    keyboard_lines, make_rig, run_interactive)
-from yariboard.engines.builtin.search import LEVELS, Engine
 from yariboard.board.link import BoardRefused, Link, LinkError
+from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
+from yariboard.cli.options import add_game_options, board_for, check_game_options, make_rig
+from yariboard.engines import fsf
+from yariboard.engines.base import EngineError
+from yariboard.engines.builtin.search import LEVELS, Engine
+from yariboard.engines.usi import UsiEngine
+from yariboard.engines.xboard import XBoardEngine
+from yariboard.play.clocks import GameClock, parse_time_control
+from yariboard.play.controls import HostControls
 from yariboard.play.recorder import Recorder
 from yariboard.play.session import PlaySession
-from yariboard.engines.usi import UsiEngine, UsiError
-from yariboard.ui.view import render
-from yariboard.engines.xboard import XBoardEngine, XBoardError
+from yariboard.ui.console import SimConsole, run_board, run_interactive
 
 XBOARD_ENGINES = ("crazywa",)   # engines run through the XBoard client, by command name
 
@@ -129,7 +126,7 @@ def run(args):
         if args.variant is not None or args.handicap is not None:
             check_game_options(args, args.variant or "yari")
         engine = make_engine(args)
-    except (UsiError, XBoardError, ValueError) as error:
+    except (EngineError, ValueError) as error:
         return fail(str(error))
     args.clock = GameClock(control) if control else None
     engine_name = engine_label(args)
@@ -140,7 +137,7 @@ def run(args):
             if args.sim:
                 return play_simulated(args, archive, engine, side, names, console)
             return play_board(args, archive, engine, side, names, console)
-    except (LinkError, XBoardError) as error:
+    except (LinkError, EngineError) as error:
         return fail(str(error))
     finally:
         engine.close()
@@ -168,7 +165,6 @@ def play_simulated(args, archive, engine, side, names, console):
             except ValueError as error:
                 raise LinkError(str(error))
         run_interactive(sim, console, until_finished=True)
-        sim.show()
     return 0
 
 
@@ -180,38 +176,7 @@ def play_board(args, archive, engine, side, names, console):
     controls = HostControls(session, archive)
     if args.mode is not None:
         start_new_game(args, link, link.request("version")[2])
-    console.print("type `help` for the controls, `quit` to stop (the game stays on the board)")
-    lines = keyboard_lines()
-    shown = None
     try:
-        while not session.finished():
-            controls.followed(session.step(0.05))
-            try:
-                words = lines.get_nowait().split()
-            except queue.Empty:
-                words = []
-            if words and words[0].lower() == "quit":
-                break
-            if words:
-                try:
-                    if words[0].lower() == "help":
-                        console.print(CONTROLS_HELP + "\n  quit                    stop")
-                    elif not controls.execute(words[0].lower(), words[1:]):
-                        raise ValueError("unknown command %r (type help)" % " ".join(words))
-                except ValueError as error:
-                    console.print(Text(str(error), style="red"), soft_wrap=True)
-            shown = show_if_changed(console, session.view(names=names), shown)
-        session.step(0.1)            # the last events (a resignation's end), then the screen
-        show_if_changed(console, session.view(names=names), shown)
-    except KeyboardInterrupt:
-        console.print("interrupted: the game stays on the board and in the archive")
+        return run_board(session, controls, console, names)
     finally:
         link.close()
-    return 0
-
-
-def show_if_changed(console, state, shown):
-    """Print the screen of `state` unless it is the one last shown; returns what is shown."""
-    if state != shown:
-        console.print(render(state))
-    return state

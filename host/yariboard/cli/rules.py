@@ -4,6 +4,7 @@ import sys
 from shogicore import MoveError, Position, SfenError, variant_by_name
 from shogicore.notation import to_usi
 from shogicore.perft import perft
+from shogicore.variants import VARIANT_NAMES
 
 # Deeper than this would run for ages (the counts grow about 30-fold a ply) and recurse
 # past Python's stack: refused with a message instead.
@@ -12,7 +13,7 @@ MAX_PERFT_DEPTH = 20
 
 def _add_position_arguments(parser):
     parser.add_argument("--variant", default="yari",
-                        choices=("yari", "shogi", "wa", "wa-nodrops"),
+                        choices=VARIANT_NAMES,
                         help="game to play (default: yari; wa: Wa Shogi with drops, "
                              "wa-nodrops: without)")
     parser.add_argument("--sfen", help="start from this SFEN instead of the initial position")

@@ -12,7 +12,7 @@ import subprocess
 
 import platformdirs
 
-from yariboard.engines.usi import UsiEngine, UsiError
+from yariboard.engines.usi import UsiEngine, UsiError, check_usi_variant
 
 FSF_PACKAGE = "fairy-stockfish-nnue.wasm"
 FSF_VERSION = "1.1.12"
@@ -166,7 +166,9 @@ def is_fsf_name(text):
 
 def open_engine(variant="yari", node=None, root=None, skill=None, nodes=None):
     """A running Fairy-Stockfish behind the USI adapter, at the strength asked for:
-    `skill` (Skill_Level, -20..20) and/or a node budget per move (`nodes`)."""
+    `skill` (Skill_Level, -20..20) and/or a node budget per move (`nodes`). A variant it
+    cannot play is refused first, whether or not it is installed."""
+    check_usi_variant(variant, "Fairy-Stockfish")
     argv = command(node, root)
     options = {}
     if skill is not None:

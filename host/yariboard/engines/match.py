@@ -23,6 +23,7 @@ from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
 
 from yariboard.engines import fsf
+from yariboard.engines.base import Limit
 from yariboard.engines.players import play_game
 from yariboard.engines.usi import UsiEngine
 
@@ -161,7 +162,7 @@ def run_match(games, nodes, variant="yari", seed=1, node=None, engines_dir=None,
                 builtin.new_game()
                 fairy.new_game()
                 outcome = play_game(black, white, variant=variant, sfen=start,
-                                    max_plies=max_plies, depth=depth)
+                                    max_plies=max_plies, limit=Limit(depth=depth))
                 game = GameReport(start, builtin_side, outcome.winner, outcome.reason,
                                   len(outcome.moves))
                 with reporting:

@@ -1,7 +1,7 @@
 """Weak reference players and a match referee, for tests and benchmarks of the engines.
 
-The players answer the same `search(position, time_limit=None, depth=None)` call as the
-built-in and USI engines, so `play_game` can pit any two of them against each other. The
+The players follow the engine protocol of `yariboard.engines.base` (they ignore the limit),
+as the built-in and USI engines do, so `play_game` can pit any two of them against each other. The
 referee checks every move with the rules core and ends a game that reaches its ply cap by
 material adjudication (see docs/engines.md).
 """
@@ -13,7 +13,8 @@ from shogicore.variants import BLACK, WHITE, YARI, variant_by_name
 from shogicore.impasse import impasse_result
 from shogicore.position import Position
 
-from yariboard.engines.builtin.search import SearchResult, evaluate, material_black
+from yariboard.engines.base import SearchResult
+from yariboard.engines.builtin.evaluation import evaluate, material_black
 
 # A game still running after this many plies is adjudicated by material.
 DEFAULT_MAX_PLIES = 200
@@ -29,11 +30,14 @@ class RandomPlayer:
     def __init__(self, seed=None):
         self.rng = random.Random(seed)
 
-    def search(self, position, time_limit=None, depth=None):
+    def search(self, position, limit=None):
         moves = position.legal_moves()
         if not moves:
             return SearchResult(move=None, resign=True)
         return SearchResult(move=self.rng.choice(moves), depth=0, nodes=len(moves))
+
+    def new_game(self):
+        pass
 
     def close(self):
         pass
@@ -48,7 +52,7 @@ class GreedyPlayer:
     def __init__(self, seed=None):
         self.rng = random.Random(seed)
 
-    def search(self, position, time_limit=None, depth=None):
+    def search(self, position, limit=None):
         pos = position.copy()
         moves = pos.legal_moves()
         if not moves:
@@ -68,6 +72,9 @@ class GreedyPlayer:
         return SearchResult(move=self.rng.choice(best_moves), score=best_score, depth=1,
                             nodes=len(moves))
 
+    def new_game(self):
+        pass
+
     def close(self):
         pass
 
@@ -82,9 +89,9 @@ class GameOutcome:
 
 
 def play_game(black, white, variant=YARI, sfen=None, max_plies=DEFAULT_MAX_PLIES,
-              time_limit=None, depth=None, on_move=None):
+              limit=None, on_move=None):
     """Play `black` against `white` to the end (mate, repetition, resignation, illegal move)
-    or to `max_plies`, then adjudicate by material.
+    or to `max_plies`, then adjudicate by material. Each move is searched with `limit`.
 
     Every move a player returns is checked with the rules core before it is played: an
     illegal one loses the game with reason 'illegal-move'. `on_move(position, result)` is
@@ -99,7 +106,7 @@ def play_game(black, white, variant=YARI, sfen=None, max_plies=DEFAULT_MAX_PLIES
         if len(pos.moves()) >= max_plies:
             return _outcome(pos, adjudicate(pos), "adjudication")
         mover = pos.side
-        result = players[mover].search(pos, time_limit=time_limit, depth=depth)
+        result = players[mover].search(pos, limit)
         if result.resign:
             return _outcome(pos, 1 - mover, "resignation")
         if result.declare_win:

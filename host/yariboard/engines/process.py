@@ -13,6 +13,8 @@ import subprocess
 import threading
 import time
 
+from yariboard.engines.base import EngineError
+
 QUIT_SECONDS = 2.0
 STDERR_TAIL_LINES = 20
 # A wait measured in the engine's CPU time (its start) ends on the wall clock at this many
@@ -25,8 +27,8 @@ class EngineProcess:
     (`Error`, and `Died` for an engine that ended while spoken to) and sets `name`, which the
     messages quote."""
 
-    Error = RuntimeError
-    Died = RuntimeError
+    Error = EngineError
+    Died = EngineError
     name = "engine"
     _process = None   # the running process; None before it starts and once it is closed
 

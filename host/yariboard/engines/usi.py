@@ -1,7 +1,7 @@
 """Play against any engine that speaks USI (the shogi engine protocol), as a child process.
 
-`UsiEngine` answers the same `search(position, time_limit=None, depth=None)` as the built-in
-engine, so the CLI's `--engine PATH` swaps one for the other. Every move the engine names is
+`UsiEngine` follows the engine protocol of `yariboard.engines.base` as the built-in engine
+does, so the CLI's `--engine PATH` swaps one for the other. Every move the engine names is
 checked with the rules core before it is returned: an engine that plays an illegal move, stops
 answering or dies raises `UsiError` with a message that says which and when, and the process
 is always cleaned up.
@@ -19,9 +19,9 @@ import time
 
 from shogicore.errors import MoveError
 from shogicore.notation import parse_usi, to_usi
-from shogicore.variants import YARI, variant_by_name
+from shogicore.variants import BLACK, YARI, variant_by_name
 
-from yariboard.engines.builtin.search import MATE_SCORE, MATE_BOUND, SearchResult
+from yariboard.engines.base import MATE_BOUND, MATE_SCORE, EngineError, Limit, SearchResult
 from yariboard.engines.process import EngineProcess
 
 DEFAULT_MOVE_SECONDS = 1.0
@@ -32,11 +32,17 @@ GRACE_SECONDS = 5.0
 DEPTH_SEARCH_SECONDS = 120.0
 # Fairy-Stockfish's names for the variants, set through its variant option.
 FAIRY_VARIANT_NAMES = {"yari": "yarishogi", "shogi": "shogi"}
+# Who plays each variant that no USI engine the project knows offers.
+OTHER_ENGINES = {
+    "wa": "the built-in engine (the default) and CrazyWa (--engine crazywa, over XBoard; "
+          "apt-get install crazywa)",
+    "wa-nodrops": "the built-in engine (the default)",
+}
 # The variant option's name: USI_Variant in USI mode, UCI_Variant in older builds.
 VARIANT_OPTIONS = ("USI_Variant", "UCI_Variant")
 
 
-class UsiError(RuntimeError):
+class UsiError(EngineError):
     """The engine could not be started, broke the protocol, hung, or died."""
 
 
@@ -88,7 +94,7 @@ class UsiEngine(EngineProcess):
                  startup_timeout=STARTUP_SECONDS, nodes=None, name=None):
         """`nodes`: a node budget per move, used when a search is given no time limit."""
         self.path = path
-        self.variant = variant_by_name(variant)
+        self.variant = check_usi_variant(variant, name or path)
         self.name = name or path
         self.nodes = nodes
         self.on_progress = None
@@ -105,12 +111,10 @@ class UsiEngine(EngineProcess):
 
     # -- the common engine interface --------------------------------------------------------
 
-    def search(self, position, time_limit=None, depth=None, nodes=None):
+    def search(self, position, limit=None):
         """Ask the engine for its move in `position`; returns a SearchResult whose move is
-        legal there (or resign / declare_win set).
-
-        A time limit is sent as byoyomi; without one, a node budget (`nodes`, else the
-        engine's own) as `go nodes N`, a depth alone as `go depth N`, else 1 s."""
+        legal there (or resign / declare_win set). The limit becomes a `go` command
+        (`go_command`)."""
         if position.variant.name != self.variant.name:
             raise UsiError("engine was set up for %s, position is %s"
                            % (self.variant.name, position.variant.name))
@@ -119,22 +123,8 @@ class UsiEngine(EngineProcess):
             self._send("usinewgame")
             self._new_game_pending = False
         self._send(position_command(position))
-        nodes = nodes if nodes is not None else self.nodes
-        if time_limit is None and (nodes is not None or depth is not None):
-            command = "go"
-            if nodes is not None:
-                command += " nodes %d" % nodes
-            if depth is not None:
-                command += " depth %d" % depth
-            self._send(command)
-            timeout = DEPTH_SEARCH_SECONDS
-        else:
-            seconds = DEFAULT_MOVE_SECONDS if time_limit is None else time_limit
-            command = "go btime 0 wtime 0 byoyomi %d" % max(1, int(seconds * 1000))
-            if depth is not None:
-                command += " depth %d" % depth
-            self._send(command)
-            timeout = seconds + GRACE_SECONDS
+        command, timeout = go_command(limit or Limit(), position.side, self.nodes)
+        self._send(command)
         start = time.monotonic()
         info = {}
         self.progress = None
@@ -251,6 +241,51 @@ class UsiEngine(EngineProcess):
         if not result.pv or result.pv[0] != move:
             result.pv = [move]
         return result
+
+
+def check_usi_variant(variant, engine_name):
+    """The Variant of `variant` if a USI engine can be asked to play it; UsiError naming the
+    engines that do play it otherwise."""
+    variant = variant_by_name(variant)
+    if variant.name not in FAIRY_VARIANT_NAMES:
+        raise UsiError("%s cannot play the variant %r: no USI engine the project knows offers "
+                       "it; it is played by %s" % (engine_name, variant.name,
+                                         OTHER_ENGINES.get(variant.name, "the built-in engine")))
+    return variant
+
+
+def go_command(limit, side, default_nodes=None):
+    """(the `go` command for `limit`, seconds to wait for its answer). A clock is sent as
+    it is; a time for the move as byoyomi; without either, a node budget (the limit's,
+    else `default_nodes`) as `go nodes N`, a depth alone as `go depth N`, else 1 s of
+    byoyomi. A depth is added to any of them."""
+    nodes = limit.nodes if limit.nodes is not None else default_nodes
+    if limit.has_clock() and limit.time is None:
+        command = "go btime %d wtime %d" % (_ms(limit.black_clock or 0),
+                                            _ms(limit.white_clock or 0))
+        if limit.byoyomi:
+            command += " byoyomi %d" % _ms(limit.byoyomi)
+        else:
+            command += " binc %d winc %d" % (_ms(limit.black_increment),
+                                            _ms(limit.white_increment))
+        own = limit.black_clock if side == BLACK else limit.white_clock
+        timeout = (own or 0) + limit.byoyomi + GRACE_SECONDS
+    elif limit.time is None and (nodes is not None or limit.depth is not None):
+        command = "go"
+        if nodes is not None:
+            command += " nodes %d" % nodes
+        timeout = DEPTH_SEARCH_SECONDS
+    else:
+        seconds = DEFAULT_MOVE_SECONDS if limit.time is None else limit.time
+        command = "go btime 0 wtime 0 byoyomi %d" % max(1, _ms(seconds))
+        timeout = seconds + GRACE_SECONDS
+    if limit.depth is not None:
+        command += " depth %d" % limit.depth
+    return command, timeout
+
+
+def _ms(seconds):
+    return int(max(0.0, seconds) * 1000)
 
 
 def position_command(position):

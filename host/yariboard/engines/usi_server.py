@@ -5,21 +5,27 @@ Commands are read line by line; a search runs in a thread of its own so that `st
 position or move, a bad option value) is answered with one `info string error: ...` line and
 otherwise ignored: a GUI session never ends in a traceback.
 
-Time: `movetime` is used as given; otherwise the engine takes a share of its remaining time
-(1/30) plus its increment, or its byoyomi, minus a safety margin. `go infinite` and
+Time: `movetime` is used as given; otherwise the clock is planned as every engine plans it
+(`Limit.planned_seconds`: a share of the main time left plus most of the increment or the
+byoyomi, never more than half the main time left), minus a safety margin. `go infinite` and
 `go ponder` search until `stop` (the best move is held back until then, as USI asks);
 other commands sent during a timed search wait for its answer;
 `ponderhit` turns a ponder search into a normal one with the time limits it was given.
+`go mate MS|infinite` searches for a mate (`builtin.mate`) and answers `checkmate` with the
+mating moves, `checkmate nomate`, or `checkmate timeout` once the time is up or on `stop`.
 """
+import gc
 import threading
 import time
 
 from shogicore.errors import MoveError
 from shogicore.notation import parse_usi, to_usi
 from shogicore.position import Position
-from shogicore.variants import BLACK, variant_by_name
+from shogicore.variants import variant_by_name
 
-from yariboard.engines.builtin.search import DEFAULT_LEVEL, LEVELS, MATE_BOUND, MAX_DEPTH, Engine
+from yariboard.engines.base import MATE_BOUND, Limit
+from yariboard.engines.builtin.mate import MateSearch, MateTimeout
+from yariboard.engines.builtin.search import DEFAULT_LEVEL, LEVELS, MAX_DEPTH, Engine
 
 ENGINE_NAME = "Yari Board built-in engine"
 # Commands heard while a search runs; any other waits until a timed search has answered
@@ -35,14 +41,14 @@ TT_ENTRY_BYTES = 200
 # Kept back from every time budget for the GUI's and the pipe's delays.
 MARGIN_MS = 100
 MIN_MOVE_MS = 20
-MOVES_TO_GO = 30
 
 
 def parse_go(words):
-    """The arguments of a `go` command -> dict (numbers as ints, flags as True).
-    ValueError names the first one that is not understood."""
+    """The arguments of a `go` command -> dict (numbers as ints, flags as True; `mate` as
+    its milliseconds, None for infinite). ValueError names the first one that is not
+    understood."""
     numeric = {"btime", "wtime", "byoyomi", "binc", "winc", "nodes", "depth", "movetime",
-               "movestogo"}
+               "movestogo", "mate"}
     flags = {"infinite", "ponder"}
     limits = {}
     i = 0
@@ -51,6 +57,9 @@ def parse_go(words):
         if word in flags:
             limits[word] = True
             i += 1
+        elif word == "mate" and i + 1 < len(words) and words[i + 1] == "infinite":
+            limits[word] = None
+            i += 2
         elif word in numeric:
             if i + 1 >= len(words):
                 raise ValueError("go %s needs a number" % word)
@@ -64,19 +73,24 @@ def parse_go(words):
     return limits
 
 
+def go_limit(limits):
+    """The `go` limits as the engines' Limit (times in seconds)."""
+    def seconds(name):
+        return limits[name] / 1000.0 if name in limits else None
+
+    return Limit(time=seconds("movetime"), depth=limits.get("depth"), nodes=limits.get("nodes"),
+                 black_clock=seconds("btime"), white_clock=seconds("wtime"),
+                 black_increment=seconds("binc") or 0.0, white_increment=seconds("winc") or 0.0,
+                 byoyomi=seconds("byoyomi") or 0.0, moves_to_go=limits.get("movestogo"))
+
+
 def move_time_ms(limits, side):
-    """Thinking time for this move from the `go` limits, or None for no clock."""
-    if "movetime" in limits:
-        return max(MIN_MOVE_MS, limits["movetime"] - MARGIN_MS)
-    own = "btime" if side == BLACK else "wtime"
-    inc = "binc" if side == BLACK else "winc"
-    if own not in limits and "byoyomi" not in limits:
+    """Thinking time for this move from the `go` limits, less the margin, or None for no
+    clock."""
+    planned = go_limit(limits).planned_seconds(side)
+    if planned is None:
         return None
-    remaining = max(0, limits.get(own, 0))
-    moves_to_go = max(1, limits.get("movestogo", MOVES_TO_GO))
-    budget = remaining // moves_to_go + limits.get(inc, 0) + limits.get("byoyomi", 0)
-    budget = min(budget, remaining + limits.get("byoyomi", 0))
-    return max(MIN_MOVE_MS, budget - MARGIN_MS)
+    return max(MIN_MOVE_MS, int(planned * 1000) - MARGIN_MS)
 
 
 def info_line(variant, result, seconds):
@@ -164,6 +178,11 @@ class UsiServer:
         self.write("usiok")
 
     def _cmd_isready(self, args):
+        if not self._busy():
+            # what the first move's clock must not pay for: the variant's tables, and (the
+            # tables frozen out of the collector's reach) long collections during a search
+            self.engine.prepare(self.variant)
+            gc.freeze()
         self.write("readyok")
 
     def _cmd_setoption(self, args):
@@ -218,6 +237,8 @@ class UsiServer:
         if "moves" in args:
             at = args.index("moves")
             args, moves = args[:at], args[at + 1:]
+        if not args:
+            raise ValueError("position startpos|sfen SFEN [moves ...]: no position before moves")
         if args == ["startpos"]:
             position = Position(self.variant)
         elif args[0] == "sfen" and len(args) >= 2:
@@ -241,6 +262,9 @@ class UsiServer:
         if self._busy():
             raise ValueError("go while searching")
         limits = parse_go(args)
+        if "mate" in limits:
+            self._start_mate(limits["mate"])
+            return
         self._ponder = None
         if "ponder" in limits:
             self._ponder = limits
@@ -268,7 +292,7 @@ class UsiServer:
         job.thread.start()
 
     def _run(self, job, position, seconds, depth, nodes):
-        result = self.engine.search(position, time_limit=seconds, depth=depth, nodes=nodes)
+        result = self.engine.search(position, Limit(time=seconds, depth=depth, nodes=nodes))
         if job.hold is not None:
             job.hold.wait()       # infinite / ponder: answer only when told to stop
         if job.silent:
@@ -284,6 +308,24 @@ class UsiServer:
                 # cut short in an iteration: the last line a GUI shows counts every node
                 self.write(info_line(self.variant, result, time.monotonic() - job.started))
             self.write("bestmove %s" % answer)
+
+    def _start_mate(self, ms):
+        job = self._job = _Job(hold=False)
+        seconds = None if ms is None else max(MIN_MOVE_MS, ms - MARGIN_MS) / 1000.0
+        job.thread = threading.Thread(target=self._run_mate,
+                                      args=(job, self.position.copy(), seconds), daemon=True)
+        job.thread.start()
+
+    def _run_mate(self, job, position, seconds):
+        try:
+            line = MateSearch(position, seconds, job.stop).run()
+        except MateTimeout:
+            answer = "timeout"
+        else:
+            answer = "nomate" if line is None else \
+                " ".join(to_usi(position.variant, m) for m in line)
+        with self._lock:
+            self.write("checkmate " + answer)
 
     def _cmd_stop(self, args):
         if self._job is not None:
@@ -311,13 +353,10 @@ class UsiServer:
     def _busy(self):
         return self._job is not None and self._job.thread.is_alive()
 
-    def wait(self):
-        """Let a running search finish (end of input: its bestmove is still written)."""
-        if self._job is not None:
-            if self._job.hold is not None:
-                self._cmd_stop([])
-            else:
-                self._job.thread.join()
+    def end_of_input(self):
+        """The GUI has gone: stop a running search at once (its bestmove is still written),
+        so no search outlives its GUI for the rest of its budget."""
+        self._cmd_stop([])
 
     # -- output ----------------------------------------------------------------------------
 
@@ -340,5 +379,5 @@ def serve(stdin, stdout, variant="shogi"):
     for line in stdin:
         if not server.handle(line):
             return 0
-    server.wait()
+    server.end_of_input()
     return 0

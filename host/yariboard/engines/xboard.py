@@ -1,8 +1,9 @@
 """Play against, or check the rules with, an engine that speaks the XBoard protocol.
 
 CrazyWa (Debian package `crazywa`, `variant crazywa`) plays Wa Shogi with drops. `XBoardEngine`
-answers the same `search(position, time_limit=None, depth=None)` as the built-in engine and
-`UsiEngine`, and checks every move it is given with the rules core. `root_moves(position)` is
+follows the engine protocol of `yariboard.engines.base` as the built-in engine and `UsiEngine`
+do (a node budget is sent as `nps` with one second of thinking), and checks every move it is
+given with the rules core. `root_moves(position)` is
 the engine's own list of legal moves, which the tests compare with the rules core's.
 
 XBoard coordinates differ from the project's USI: files are letters a.. from the left as
@@ -17,7 +18,7 @@ from shogicore.errors import MoveError
 from shogicore.notation import parse_usi, to_usi
 from shogicore.variants import variant_by_name
 
-from yariboard.engines.builtin.search import MATE_BOUND, SearchResult
+from yariboard.engines.base import MATE_BOUND, EngineError, Limit, SearchResult
 from yariboard.engines.process import EngineProcess
 from yariboard.engines.usi import legal_prefix
 
@@ -41,7 +42,7 @@ LIST_DEPTH = 2
 LIST_MARGIN = 10000
 
 
-class XBoardError(RuntimeError):
+class XBoardError(EngineError):
     """The engine could not be started, broke the protocol, hung, or died."""
 
 
@@ -164,10 +165,10 @@ class XBoardEngine(EngineProcess):
             return ask(position, *args)
 
     # -- the common engine interface --------------------------------------------------------
-    def search(self, position, time_limit=None, depth=None):
+    def search(self, position, limit=None):
         """The engine's move in `position` as a SearchResult whose move is legal there (or
         with resign set when the engine gives up or sees no move)."""
-        return self._once_more_if_it_dies(self._search, position, time_limit, depth)
+        return self._once_more_if_it_dies(self._search, position, limit or Limit())
 
     def root_moves(self, position):
         """(the USI moves the engine lists as playable in `position`, the one it would play
@@ -204,21 +205,28 @@ class XBoardEngine(EngineProcess):
         self.close()
         self._start()
 
-    def _search(self, position, time_limit, depth):
+    def _search(self, position, limit):
         self._restart()             # a fresh process each time: CrazyWa crashes less so
         self._set_position(position)
-        self._send("sd %d" % min(depth or DEEPEST, DEEPEST))
-        if depth is not None and time_limit is None:
+        self._send("sd %d" % min(limit.depth or DEEPEST, DEEPEST))
+        seconds = limit.planned_seconds(position.side)
+        if limit.nodes is not None and seconds is None:
+            # `nps N` makes the engine count N nodes as one second: `st 1` is then N nodes.
+            self._send("nps %d" % max(1, limit.nodes))
+            self._send("st 1")
             timeout = DEPTH_SEARCH_SECONDS
-            centiseconds = int(DEPTH_SEARCH_SECONDS * 100)
         else:
-            seconds = DEFAULT_MOVE_SECONDS if time_limit is None else time_limit
-            timeout = seconds + GRACE_SECONDS
+            if limit.depth is not None and seconds is None:
+                timeout = seconds = DEPTH_SEARCH_SECONDS
+            else:
+                seconds = DEFAULT_MOVE_SECONDS if seconds is None else seconds
+                timeout = seconds + GRACE_SECONDS
             centiseconds = max(1, int(seconds * 100))
-        # One move to make in one minute, of which `centiseconds` are left: it uses about that.
-        self._send("level 1 1 0")
-        self._send("time %d" % centiseconds)
-        self._send("otim %d" % centiseconds)
+            # One move to make in one minute, of which `centiseconds` are left: it uses
+            # about that.
+            self._send("level 1 1 0")
+            self._send("time %d" % centiseconds)
+            self._send("otim %d" % centiseconds)
         start = time.monotonic()
         thinking = []
         line = self._read_answer("its move", thinking, timeout)
@@ -236,7 +244,7 @@ class XBoardEngine(EngineProcess):
         self._sync()
         scores = {}
         for entry in thinking:      # shallow lines first: the deepest score stands
-            scores[usi_from_xboard(self.variant, entry[2])] = entry[1]
+            scores[usi_from_xboard(self.variant, entry[3])] = entry[1]
         moves = set(usi for usi, score in scores.items() if abs(score) < MATE_CENTIPAWNS)
         choice = None
         if line.startswith("move "):
@@ -321,7 +329,8 @@ class XBoardEngine(EngineProcess):
         return super()._read_until(answered, timeout, waiting_for)
 
     def _result(self, position, line, thinking):
-        result = SearchResult(move=None, depth=thinking[-1][0] if thinking else 0, nodes=0)
+        result = SearchResult(move=None, depth=thinking[-1][0] if thinking else 0,
+                              nodes=thinking[-1][2] if thinking else 0)
         if thinking:
             result.score = max(-MATE_BOUND, min(MATE_BOUND, thinking[-1][1]))
 
@@ -338,7 +347,7 @@ class XBoardEngine(EngineProcess):
             raise XBoardError("engine %r played the illegal move %s (%s) in %s"
                               % (self.name, text, usi, position.sfen()))
         result.move = move
-        pv = thinking[-1][2:] if thinking else []
+        pv = thinking[-1][3:] if thinking else []
         result.pv = legal_prefix(position, [_usi_or_none(self.variant, w) for w in pv])
         if not result.pv or result.pv[0] != move:
             result.pv = [move]
@@ -353,11 +362,12 @@ def _usi_or_none(variant, text):
 
 
 def _answer(line, thinking):
-    """Collect a thinking line '(depth score time nodes move ...)'; True at the answer."""
+    """Collect a thinking line 'depth score time nodes move ...' as (depth, score, nodes,
+    move, ...); True at the answer."""
     words = line.split()
     if len(words) >= 5 and words[0].isdigit():
         try:
-            thinking.append((int(words[0]), int(words[1]), *words[4:]))
+            thinking.append((int(words[0]), int(words[1]), int(words[3]), *words[4:]))
         except ValueError:
             pass
         return False

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from shogicore.variants import BLACK, WHITE
 
-# Share of the time left an engine spends on one move in sudden death or with increment.
-MOVES_TO_PLAN_FOR = 30
-# Part of a byoyomi period or an increment an engine dares to use (the rest: latency).
-SAFE_SHARE = 0.8
+from yariboard.engines.base import Limit
+
+# The longest a clock may be set to: a week of main time, an hour a move.
+MAX_MINUTES = 7 * 24 * 60
+MAX_SECONDS = 3600
 
 
 @dataclass(frozen=True)
@@ -52,13 +53,22 @@ class GameClock:
         self.left = {BLACK: self.control.main, WHITE: self.control.main}
         self.running = None       # the side whose clock runs
         self.since = 0.0          # when it started running
+        self.stopped = None       # (side, byoyomi left) of the clock stopped mid-period
 
     def start(self, side):
         """The clock of `side` starts (a new game, or after a take-back)."""
         self.running = side
         self.since = self.now()
+        self.stopped = None
 
     def stop(self):
+        """Stop the running clock with the time it used charged: after a flag fall it
+        shows 0, not the time the side had before its move."""
+        side = self.running
+        if side is not None:
+            main, byoyomi = self.remaining(side)
+            self.left[side] = main
+            self.stopped = (side, max(0.0, byoyomi))
         self.running = None
 
     def used(self):
@@ -77,6 +87,8 @@ class GameClock:
         """(main time left, byoyomi left) of `side` right now."""
         main = self.left[side]
         if self.running != side:
+            if self.stopped is not None and self.stopped[0] == side:
+                return main, self.stopped[1]
             return main, self.control.byoyomi
         spent = self.used()
         if spent <= main:
@@ -92,10 +104,12 @@ class GameClock:
         return side if main <= 0 and byoyomi <= 0 else None
 
     def think_time(self, side):
-        """Seconds the engine playing `side` may spend on this move."""
+        """Seconds the engine playing `side` may spend on this move, planned as every engine
+        plans its clock (`Limit.planned_seconds`)."""
         main, byoyomi = self.remaining(side)
-        budget = main / MOVES_TO_PLAN_FOR + SAFE_SHARE * (self.control.increment + byoyomi)
-        return max(0.05, min(budget, main + SAFE_SHARE * byoyomi))
+        increment = self.control.increment
+        return Limit(black_clock=main, white_clock=main, black_increment=increment,
+                     white_increment=increment, byoyomi=byoyomi).planned_seconds(side)
 
     def describe(self):
         parts = []
@@ -116,9 +130,14 @@ def parse_time_control(minutes, byoyomi, increment):
         return None
     if byoyomi and increment:
         raise ValueError("choose byoyomi or an increment, not both")
-    for name, value in (("--time", minutes or 0), ("--byoyomi", byoyomi), ("--increment", increment)):
+    for name, value, most, unit in (("--time", minutes or 0, MAX_MINUTES, "minutes"),
+                                     ("--byoyomi", byoyomi, MAX_SECONDS, "seconds"),
+                                     ("--increment", increment, MAX_SECONDS, "seconds")):
         if value < 0:
             raise ValueError("%s must not be negative" % name)
+        if not value <= most:      # also false for nan
+            raise ValueError("%s must be a number of %s from 0 to %d, not %s"
+                             % (name, unit, most, value))
     main = 60.0 * (minutes or 0)
     if main <= 0 and not byoyomi:
         raise ValueError("a clock needs --time MINUTES above 0 (or --byoyomi)")

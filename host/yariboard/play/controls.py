@@ -9,13 +9,11 @@ board the hands set the pieces out; on a real board the LEDs show the player wha
 """
 from shogicore.errors import SfenError
 from shogicore.position import Position
-from shogicore.variants import variant_by_name
+from shogicore.variants import VARIANT_NAMES, variant_by_name
 
 from yariboard.board.link import BoardRefused, LinkError
+from yariboard.records.game import MODES
 from yariboard.play.session import SIDE_WORDS
-
-VARIANTS = ("yari", "shogi", "wa", "wa-nodrops")
-MODES = ("casual", "tournament")
 
 HELP = """  hint                    ask the engine for a hint, lit on the board
   takeback                take back the last move (the board lights what to fix)
@@ -31,8 +29,8 @@ NO_DRAW_OFFERS = ("no draw by agreement in Yari Shogi or shogi: a game is drawn 
 
 def check_new_game(variant, handicap, mode):
     """ValueError naming the bad value and every valid one, for a new game's settings."""
-    if variant not in VARIANTS:
-        raise ValueError("unknown variant %r; valid variants: %s" % (variant, ", ".join(VARIANTS)))
+    if variant not in VARIANT_NAMES:
+        raise ValueError("unknown variant %r; valid variants: %s" % (variant, ", ".join(VARIANT_NAMES)))
     if mode not in MODES:
         raise ValueError("unknown mode %r; valid modes: %s" % (mode, ", ".join(MODES)))
     handicaps = sorted(variant_by_name(variant).handicaps)

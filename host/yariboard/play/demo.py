@@ -9,9 +9,6 @@ side at least 3 Pawns ahead wins, else a draw), recorded as 'adjudication'.
 """
 import time
 
-from rich.console import Console
-from rich.live import Live
-
 from shogicore.variants import BLACK, WHITE
 from yariboard.engines.builtin.search import Engine
 from yariboard.board.link import Link
@@ -19,7 +16,6 @@ from yariboard.engines.players import adjudicate
 from yariboard.play.recorder import Recorder
 from yariboard.play.session import PlaySession
 from yariboard.sim.rig import SimRig
-from yariboard.ui.view import render
 
 DEFAULT_MAX_PLIES = 160
 DEFAULT_LEVELS = (5, 1)
@@ -27,16 +23,23 @@ SECONDS_PER_MOVE = 0.15
 WINNER_NAMES = {BLACK: "black", WHITE: "white", None: "draw"}
 
 
+def player_names(levels):
+    """(Black's, White's) names in the archive for engines of these levels."""
+    return tuple("built-in engine, level %d" % level for level in levels)
+
+
 def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1,
-             seconds_per_move=SECONDS_PER_MOVE, console=None, live=True, storage_dir=None,
-             board="yari-9x7"):
+             seconds_per_move=SECONDS_PER_MOVE, storage_dir=None, board="yari-9x7",
+             watch=None):
     """Play one engine-vs-engine game on the simulated board; returns the archive game id.
 
     `levels`: (Black's, White's) engine levels; unequal levels make a decisive game likely.
     `board`: the simulated board (hardware/boards/NAME.json), whose variant is played.
+    `watch(session, leds, phase)` is called after every step and once at the end (the
+    screen of `yariboard demo`).
     """
-    console = console or Console()
-    names = tuple("built-in engine, level %d" % level for level in levels)
+    watch = watch or (lambda session, leds, phase: None)
+    names = player_names(levels)
     engines = {BLACK: Engine(level=levels[0], seed=seed), WHITE: Engine(level=levels[1], seed=seed + 1)}
     with SimRig(storage_dir, board=board) as rig:
         link = Link(finder=rig.ports)
@@ -44,17 +47,13 @@ def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1
         pending = []
         session = PlaySession(recorder, engines, time_limit=seconds_per_move,
                               on_order=lambda position, move: pending.append((position.copy(), move)))
-        refresh = Live(console=console, refresh_per_second=8, transient=False) if live else None
         try:
-            if refresh:
-                refresh.start()
             while not session.finished():
                 session.step(0.02)
                 if pending:
                     position, move = pending.pop()
                     rig.perform(position, move)
-                if refresh:
-                    refresh.update(render(session.view(rig.led_styles(), names, rig.phase())))
+                watch(session, rig.led_styles(), rig.phase())
                 if recorder.position is not None and len(recorder.position.moves()) >= max_plies:
                     winner = WINNER_NAMES[adjudicate(recorder.position)]
                     archive.finish(recorder.game_id, winner, "adjudication")
@@ -62,10 +61,7 @@ def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1
                     break
             # Let the board light the end of the game, then show it one last time.
             time.sleep(0.2)
-            if refresh:
-                refresh.update(render(session.view(rig.led_styles(), names, rig.phase())))
+            watch(session, rig.led_styles(), rig.phase())
         finally:
-            if refresh:
-                refresh.stop()
             link.close()
         return recorder.game_id

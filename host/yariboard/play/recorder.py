@@ -93,34 +93,34 @@ class Recorder:
             return []
         except ArchiveBusy:
             # resynchronise once the archive is free: that redoes whatever was cut short
-            self.link.needs_resync = True
+            self.link.want_resync()
             self._archive_busy()
             return []
         except BadReply as error:
             self._fault(error)
             return []
         except LinkError as error:
-            self.link.status = "waiting for the board: %s" % str(error).split("\n")[0]
+            self.link.set_status("waiting for the board: %s" % str(error).split("\n")[0])
             return []
 
     # -- resynchronising ------------------------------------------------------------------
 
     def _fault(self, error):
         self.faults += 1
-        self.link.needs_resync = True
-        self.link.status = "link fault (resynchronising): %s" % error
+        self.link.want_resync()
+        self.link.set_status("link fault (resynchronising): %s" % error)
         log.warning("board reply refused: %s", error)
 
     def resync(self):
         """Catch up with the board; the archive changes only once the board's whole story
         (start, moves, position, result) has been checked."""
-        self.link.needs_resync = False
+        self.link.resync_begins()
         state = replies.state(self.link.request("state"))
         game_id = self.archive.find_board_game(state.game_id)
         if game_id is None:
             start_sfen = replies.start(self.link.request("start"), state)
             if start_sfen is None:
-                self.link.needs_resync = True        # a new game began meanwhile
+                self.link.want_resync()        # a new game began meanwhile
                 return
             stored = []
         else:
@@ -173,7 +173,7 @@ class Recorder:
         while ply <= state.ply:
             board_game, batch = replies.history(self.link.request("history", ply), ply)
             if board_game != state.game_id:
-                self.link.needs_resync = True        # a new game began meanwhile
+                self.link.want_resync()        # a new game began meanwhile
                 return None
             if not batch:
                 raise BadReply("history ends at ply %d, the board reported %d"
@@ -231,13 +231,13 @@ class Recorder:
         """Say on the status line that the archive is locked and what waits for it."""
         if self.status_before_busy is None:
             self.status_before_busy = self.link.status
-        self.link.status = "archive locked by another program: %d move(s) waiting" % len(self.queued)
+        self.link.set_status("archive locked by another program: %d move(s) waiting" % len(self.queued))
 
     def _archive_free(self):
         """Put the link's own status back, unless the link has said something newer."""
         if self.status_before_busy is not None:
             if self.link.status.startswith("archive locked"):
-                self.link.status = self.status_before_busy
+                self.link.set_status(self.status_before_busy)
             self.status_before_busy = None
 
     def _replay(self):
@@ -266,7 +266,7 @@ class Recorder:
     def handle(self, verb, words):
         self.last_event = (verb, words)
         if self.board_game is None and verb in ("move", "undo", "end"):
-            self.link.needs_resync = True
+            self.link.want_resync()
             return
         try:
             if verb == "move":
@@ -279,7 +279,7 @@ class Recorder:
             elif verb == "end":
                 self._set_result(replies.result(words[0]))
             elif verb == "hello":
-                self.link.needs_resync = True
+                self.link.want_resync()
         except IndexError:
             self._fault(BadReply("%s event too short: %r" % (verb, " ".join(words))))
         except BadReply as error:
@@ -291,10 +291,10 @@ class Recorder:
         have = self.stored_count() + len(self.queued)
         if ply <= have:
             if self._known_usi(ply) != usi:
-                self.link.needs_resync = True
+                self.link.want_resync()
             return
         if ply != have + 1:
-            self.link.needs_resync = True            # we missed moves: fetch them
+            self.link.want_resync()            # we missed moves: fetch them
             return
         try:
             self.position.push_usi(usi)
@@ -302,7 +302,7 @@ class Recorder:
             raise BadReply("move event with an impossible move %r" % usi)
         if self.position.sfen() != sfen:
             self.position.pop()
-            self.link.needs_resync = True
+            self.link.want_resync()
             return
         self.queued.append((ply, usi, now_stamp()))
         self._flush()
@@ -310,7 +310,7 @@ class Recorder:
     def _on_undo(self, ply, sfen_words):
         sfen = replies.sfen(self.position.variant, sfen_words)
         if ply != self.stored_count() + len(self.queued) or ply < 1:
-            self.link.needs_resync = True            # not our last move: ask the board
+            self.link.want_resync()            # not our last move: ask the board
             return
         position = self.position.copy()
         position.pop()
@@ -330,7 +330,7 @@ class Recorder:
         sfen = replies.sfen(rules, sfen_words)
         variant = rules.name
         if not self._flush():
-            self.link.needs_resync = True            # the last game's moves first
+            self.link.want_resync()            # the last game's moves first
             return
         game_id = self.archive.find_board_game(board_game)
         if game_id is None:
@@ -340,7 +340,7 @@ class Recorder:
         self._replay()
         self.result = "-"
         if self.stored_count():
-            self.link.needs_resync = True
+            self.link.want_resync()
 
     # -- what the view needs --------------------------------------------------------------
 

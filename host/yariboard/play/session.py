@@ -7,18 +7,21 @@ shows the search as it goes and the keyboard and the board are served meanwhile.
 board's button or the host's request) is the engine's choice for the side to move, lit with
 `hint`. After a reconnect or a board reboot the pending order is sent again (a rebooted
 board has forgotten it) without a new search. With a clock, the engine's time per move
-comes from it and a flag fall is recorded on the board as a loss on time.
+comes from it and a flag fall is recorded on the board as a loss on time. The engine has
+moved once its move is lit: its clock stops there (its increment added) and the person's
+runs while they carry the move out on the board, as a person facing a computer across a
+real board expects; the board's commit of that move then changes no clock.
+
+The screen is drawn from the session by yariboard.ui.screen; the session keeps only the
+facts it shows (the engine's latest opinion, the search in progress, what is lit and why).
 """
 import threading
 import time
 
 from shogicore.notation import parse_usi, to_hodges, to_usi
-from shogicore.position import Position
-from shogicore.variants import BLACK, variant_by_name
 
-from yariboard.engines.builtin.search import Engine
+from yariboard.engines.base import Limit
 from yariboard.board.link import BoardRefused, Disconnected
-from yariboard.ui.view import Evaluation, ViewState
 
 HINT_SECONDS = 0.5
 SIDE_WORDS = ("black", "white")
@@ -41,42 +44,22 @@ class Search:
 
     def _run(self, time_limit):
         try:
-            self.result = self.engine.search(self.position, time_limit=time_limit)
+            self.result = self.engine.search(self.position, Limit(time=time_limit))
         except Exception as error:   # an engine that dies is reported, not fatal
             self.error = error
 
     def done(self):
         return not self._thread.is_alive()
 
-    def describe(self):
-        """'thinking 3 s: depth 4, 12000 nodes, best P-7f, +0.35 for Black' (the score is
-        always from Black's point of view, whichever side the engine plays)."""
-        parts = ["thinking %d s:" % (time.monotonic() - self.started)]
-        progress = getattr(self.engine, "progress", None)
-        if progress is not None:
-            if progress.depth:
-                parts.append("depth %d" % progress.depth)
-            if progress.nodes:
-                parts.append("%d nodes" % progress.nodes)
-            best = progress.move if progress.move is not None else (
-                progress.pv[0] if progress.pv else None)
-            if best is not None:
-                try:
-                    parts.append("best " + to_hodges(self.position, best))
-                except ValueError:
-                    pass
-            parts.append(black_view(self.position, progress).score_text())
-        return parts[0] + " " + ", ".join(parts[1:])
-
 
 class PlaySession:
     def __init__(self, recorder, engines, time_limit=None, on_order=None, hint_engine=None,
-                 clock=None):
+                 make_hint_engine=None, clock=None):
         """`engines`: {BLACK or WHITE: engine} for the sides the computer plays.
 
         `on_order(position, move)` is called after an engine move was lit on the board
         (the demo's scripted hands carry it out there). Hints come from `hint_engine`, else
-        from the playing engine, else from a built-in engine made when first asked.
+        from the playing engine, else from `make_hint_engine()`, called when first asked.
         `clock`: a clocks.GameClock, or None to play without time limits.
         """
         self.recorder = recorder
@@ -84,8 +67,9 @@ class PlaySession:
         self.time_limit = time_limit
         self.on_order = on_order
         self.hint_engine = hint_engine
+        self.make_hint_engine = make_hint_engine
         self.clock = clock
-        self.evaluation = None
+        self.opinion = None        # (position, search result) of the engine's latest opinion
         self.message = ""
         self.refusal = ""
         self.choice = ""           # Hodges of the move a board without a picture offers
@@ -96,7 +80,7 @@ class PlaySession:
         self._order = None         # (board game, SFEN, words) of the ordered move last lit
         self._chosen = {}          # (board game, SFEN) -> engine move, searched once
         self._lit = None           # (board game, SFEN, link connections) last sent with show
-        self._notation = ([], [])  # (USI moves, their Hodges) of the game shown
+        self._handed = None        # (board game, SFEN) where the engine's move stopped its clock
         self._told = None          # (board game, link connections) the board was told `host` for
 
     def finished(self):
@@ -110,6 +94,8 @@ class PlaySession:
             if verb in NEW_POSITION_EVENTS:
                 self.message = ""
                 self._follow_clock(verb)
+            if verb in ("undo", "new"):
+                self.opinion = None    # of a position that is no longer on the board
             if verb == "hint-request":
                 self.hint()
             elif verb == "illegal":
@@ -144,14 +130,40 @@ class PlaySession:
         if self._told == told:
             return
         side = next(iter(self.engines)) if len(self.engines) == 1 else None
+        # a board whose firmware predates `host` refuses it: it learns the side at `show`
+        if self._send("host", "-" if side is None else SIDE_WORDS[side], refusal_is_final=True):
+            self._told = told
+
+    def _send(self, *words, refusal_is_final=False):
+        """A request the session makes on its own (not typed by a person): True once the
+        board has taken it. When the link is lost, or the board refuses (unless
+        `refusal_is_final`), the recorder resynchronises and the session asks again later."""
         try:
-            link.request("host", "-" if side is None else SIDE_WORDS[side])
-        except BoardRefused:     # a board whose firmware predates `host`: it learns at `show`
-            pass
+            self.recorder.link.request(*words)
+            return True
+        except BoardRefused:
+            if refusal_is_final:
+                return True
         except Disconnected:
-            link.needs_resync = True
-            return
-        self._told = told
+            pass
+        self.recorder.link.want_resync()
+        return False
+
+    def lit_hint(self):
+        """Hodges of the hint lit for the position on the board, else ''."""
+        return self._hint[2] if self._hint and self._hint[:2] == self._key() else ""
+
+    def lit_order(self):
+        """What the lit order is ("the engine's move P-7f") for the position on the board."""
+        return self._order[2] if self._order and self._order[:2] == self._key() else ""
+
+    def searching(self):
+        """The Search in progress for the position on the board, or None (one for a position
+        taken back runs out its time unseen)."""
+        search = self.thinking
+        if search is None or search.done() or search.key != self._key():
+            return None
+        return search
 
     def _key(self):
         """The game and position on the board: what a search, an order or a hint is for
@@ -166,10 +178,14 @@ class PlaySession:
         if self.clock is None or position is None:
             return
         if verb == "move" and not self.finished():
-            self.clock.moved(1 - position.side)
+            # the engine's move, carried out: its clock stopped when it was lit
+            if self.clock.running != position.side:
+                self.clock.moved(1 - position.side)
         elif verb == "new":
             self.clock.reset()
             self.clock.start(position.side)
+        elif verb == "hello" and self.clock.running is not None:
+            pass                 # a reboot changes no one's turn: the clock runs on
         elif not self.finished():
             self.clock.start(position.side)
 
@@ -181,11 +197,8 @@ class PlaySession:
         side = self.clock.flag()
         if side is None:
             return
-        try:
-            self.recorder.link.request("resign", SIDE_WORDS[side], "time")
+        if self._send("resign", SIDE_WORDS[side], "time"):
             self.clock.stop()
-        except (BoardRefused, Disconnected):
-            self.recorder.link.needs_resync = True
 
     # -- the engine's move ----------------------------------------------------------------
 
@@ -204,11 +217,11 @@ class PlaySession:
             move = self._searched_move(position, key)
             if move is None:
                 return
-        try:
-            self.recorder.link.request("show", to_usi(position.variant, move))
-        except (BoardRefused, Disconnected):
-            self.recorder.link.needs_resync = True
+        if not self._send("show", to_usi(position.variant, move)):
             return
+        if self.clock is not None and self._handed != key:
+            self.clock.moved(position.side)     # the engine has moved: the person's time
+            self._handed = key
         self._lit = lit
         self._order = key + ("the engine's move " + to_hodges(position, move),)
         if self.on_order:
@@ -233,12 +246,9 @@ class PlaySession:
             return None
         if result.move is None:
             if result.resign:  # the engine gives up: recorded on the board like a player's
-                try:
-                    self.recorder.link.request("resign", SIDE_WORDS[position.side])
-                except (BoardRefused, Disconnected):
-                    self.recorder.link.needs_resync = True
+                self._send("resign", SIDE_WORDS[position.side])
             return None
-        self.evaluation = black_view(position, result)
+        self.opinion = (search.position, result)
         self._chosen[key] = result.move
         return result.move
 
@@ -257,13 +267,16 @@ class PlaySession:
             self.message = "no hint: the engine is still thinking"
             return None
         engine = engine or self.hint_engine or next(iter(self.engines.values()), None)
+        if engine is None and self.make_hint_engine is not None:
+            engine = self.hint_engine = self.make_hint_engine()
         if engine is None:
-            engine = self.hint_engine = Engine()
-        result = engine.search(position.copy(), time_limit=HINT_SECONDS)
+            self.message = "no hint: no engine to ask"
+            return None
+        result = engine.search(position.copy(), Limit(time=HINT_SECONDS))
         if result.move is None:
             self.message = "no hint: no legal move"
             return None
-        self.evaluation = black_view(position, result)
+        self.opinion = (position.copy(), result)
         usi = to_usi(position.variant, result.move)
         try:
             self.recorder.link.request("hint", usi)
@@ -299,58 +312,3 @@ class PlaySession:
     def request(self, *words):
         """A board request for a host control; BoardRefused says why it was refused."""
         return self.recorder.link.request(*words)
-
-    # -- the picture ----------------------------------------------------------------------
-
-    def view(self, leds=None, names=("", ""), phase=""):
-        """The ViewState of the game on the board now (`leds`, `phase`: from the board)."""
-        record = self.recorder.record()
-        thinking = self.thinking.describe() if self.thinking and not self.thinking.done() else ""
-        if record is None:
-            return ViewState(status=self.recorder.link.status, leds=leds or {}, phase=phase,
-                             thinking=thinking, message=self.message)
-        usi = record.usi_moves()
-        done_usi, done_hodges = self._notation
-        common = 0
-        while common < min(len(usi), len(done_usi)) and usi[common] == done_usi[common]:
-            common += 1
-        variant = variant_by_name(record.variant)
-        position = Position(variant, record.start_sfen)
-        first_side = position.side
-        hodges = done_hodges[:common]
-        for index, text in enumerate(usi):
-            move = parse_usi(variant, text)
-            if index >= common:
-                hodges.append(to_hodges(position, move))
-            position.push(move)
-        self._notation = (usi, hodges)
-        key = self._key()
-        result = "" if self.recorder.result == "-" else self.recorder.result
-        if not result and record.winner and record.reason:   # ended by the host (adjudication)
-            result = "%s:%s" % (record.winner, record.reason)
-        return ViewState(variant=record.variant, sfen=position.sfen(), leds=leds or {},
-                         phase=phase, moves=hodges, first_side=first_side,
-                         black=record.black or names[0], white=record.white or names[1],
-                         evaluation=self.evaluation, status=self.recorder.link.status,
-                         result=result, message=self.message,
-                         hint=self._hint[2] if self._hint and self._hint[:2] == key else "",
-                         order=self._order[2] if self._order and self._order[:2] == key else "",
-                         refusal=self.refusal, thinking=thinking, choice=self.choice,
-                         mismatch=list(self.mismatch),
-                         clock=self.clock.describe() if self.clock else "")
-
-
-def black_view(position, result):
-    """The engine's score for the side to move, turned to Black's point of view."""
-    sign = 1 if position.side == BLACK else -1
-    pv = []
-    walk = position.copy()
-    for move in result.pv or ([result.move] if result.move is not None else []):
-        try:
-            pv.append(to_hodges(walk, move))
-            walk.push(move)
-        except ValueError:
-            break
-    return Evaluation(score=sign * result.score,
-                      mate=None if result.mate is None else sign * result.mate,
-                      depth=result.depth, pv=pv)

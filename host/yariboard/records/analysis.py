@@ -1,5 +1,6 @@
 """Analysis of an archived game: an engine's evaluation of every position, and marks for
-the moves that lost the most.
+the moves that lost the most. (`yariboard.engines.analysis` runs the engine; this module
+keeps what it found.)
 
 Every position of the game (the start and the position after each move) is searched with
 the same budget. The evaluation after a move, set against the evaluation before it, both
@@ -16,15 +17,13 @@ thrown away counts as a big loss while a mate found one move later than possible
 A pawn is worth 90-100 centipawns in both variants, so a blunder gives away about three
 pawns or a minor piece, a mistake about one and a half pawns.
 """
-import time
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from shogicore.notation import parse_usi, to_hodges, to_usi
-from shogicore.variants import BLACK, variant_by_name
+from shogicore.notation import parse_usi, to_hodges
+from shogicore.variants import BLACK
 
-from yariboard.engines.builtin.search import MATE_SCORE
-from yariboard.records.game import now_stamp, replay, starting_position
+from yariboard.records.game import replay, starting_position
 
 EVAL_CAP = 2000
 MARKS = (("blunder", 300, "??"), ("mistake", 150, "?"), ("inaccuracy", 50, "?!"))
@@ -35,7 +34,7 @@ SYMBOL_OF_MARK = {name: symbol for name, _, symbol in MARKS}
 class PlyEvaluation:
     """The engine's view of the position after `ply` moves (0: the start)."""
     ply: int
-    score: int               # centipawns, + good for Black; a mate is ±(MATE_SCORE - plies)
+    score: int               # centipawns, + good for Black; a mate is ±(100000 - plies)
     mate: Optional[int]      # plies to mate, + Black mates; None when no mate was seen
     best: str = ""           # the engine's move in this position (USI); '' when it has none
 
@@ -58,47 +57,6 @@ class MoveNote:
     loss: int                # centipawns the mover lost with it (0 when it was the best move)
     mark: str                # '', 'inaccuracy', 'mistake' or 'blunder'
     best: str                # the engine's move (USI) when it differs from the one played
-
-
-def budget_text(nodes=None, seconds=None):
-    return "%d nodes" % nodes if nodes else "%g s" % seconds
-
-
-def analyse(record, engine, engine_name, nodes=None, seconds=None, on_progress=None):
-    """Search every position of `record` with `engine`; returns an Analysis.
-
-    `on_progress(done, total, elapsed_seconds)` is called after each position.
-    Positions where the game is over are not searched: no legal move is a mate (the side
-    to move lost), and a repetition ending scores 0.
-    """
-    if not nodes and not seconds:
-        raise ValueError("give a node budget or seconds per position")
-    replay(record)  # refuse a record with an impossible move before the engine starts
-    started = time.monotonic()
-    result = Analysis(engine=engine_name, budget=budget_text(nodes, seconds), at=now_stamp())
-    engine.new_game()
-    position = starting_position(record)
-    variant = variant_by_name(record.variant)
-    usi_moves = record.usi_moves()
-    for ply in range(len(usi_moves) + 1):
-        if ply:
-            position.push(parse_usi(variant, usi_moves[ply - 1]))
-        result.evaluations.append(_evaluate(position, engine, nodes, seconds, ply))
-        if on_progress:
-            on_progress(ply + 1, len(usi_moves) + 1, time.monotonic() - started)
-    return result
-
-
-def _evaluate(position, engine, nodes, seconds, ply):
-    sign = 1 if position.side == BLACK else -1
-    if not position.legal_moves():
-        return PlyEvaluation(ply, -sign * MATE_SCORE, 0)
-    if position.status():
-        return PlyEvaluation(ply, 0, None)
-    found = engine.search(position, time_limit=seconds, nodes=nodes)
-    mate = None if found.mate is None else sign * found.mate
-    best = to_usi(position.variant, found.move) if found.move is not None else ""
-    return PlyEvaluation(ply, sign * found.score, mate, best)
 
 
 def capped(score):

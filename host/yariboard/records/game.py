@@ -19,7 +19,7 @@ WINNERS = ("black", "white", "draw")
 # (the host's game clock).
 REASONS = ("mate", "resignation", "repetition", "perpetual-check", "impasse",
            "illegal-move", "adjudication", "abandoned", "time")
-MODES = ("casual", "tournament")
+MODES = ("casual", "tournament")   # the one list of game modes the host offers
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 # Years a timestamp may have: four digits in every format, with room for a game's clock.
 FIRST_YEAR, LAST_YEAR = 1000, 9998

@@ -84,10 +84,9 @@ def seen_styles(led_times, now_ns):
             seen[square] = (steady or [styles[0][0]])[0]
     return seen
 
-ROOT = CHECKOUT
-EMULATOR = os.path.join(ROOT, "tools", "emulator")
+EMULATOR = os.path.join(CHECKOUT, "tools", "emulator")
 # Files the package registries cannot give (the UF2 and the bootrom), beside the clone.
-PICO_FILES = os.environ.get("YARIBOARD_PICO_FILES", os.path.join(ROOT, "..", "shared", "pico"))
+PICO_FILES = os.environ.get("YARIBOARD_PICO_FILES", os.path.join(CHECKOUT, "..", "shared", "pico"))
 # The MicroPython release the firmware is compiled for; a user flashes this UF2 onto the Pico.
 MICROPYTHON_VERSION = "1.28.0"
 UF2 = os.path.join(PICO_FILES, "micropython-v%s-RPI_PICO.uf2" % MICROPYTHON_VERSION)
@@ -312,7 +311,7 @@ def deploy(port, variant="yari", build_dir=None):
     if build_dir:
         cmd += ["--build-dir", build_dir]
     try:
-        return subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, timeout=600).returncode
+        return subprocess.run(cmd, cwd=CHECKOUT, stdout=subprocess.DEVNULL, timeout=600).returncode
     except subprocess.TimeoutExpired:
         return 1
 

@@ -39,8 +39,6 @@ _SIDED = {}
 _LINES = {}
 _ATTACKS = {}
 _THROUGH = {}
-# The promotion zone is the three farthest ranks, as in Position._add.
-_ZONE_DEPTH = 3
 # _OWNED[side][value]: 1 where a board value (0..255; 64 is the wall) is a piece of `side`;
 # _VACANT: 1 for an empty square. Tables for bytearray.translate (see `own_squares`).
 _OWNED = [bytes(1 if 0 < value < 64 and value >> 5 == side else 0 for value in range(256))
@@ -175,6 +173,7 @@ def move_lines(variant, side):
         return lines
     sided = sided_tables(variant, side)
     depth = variant.depth[side]
+    zone = variant.promotion_ranks
     on_board = variant.on_board
     lines = _LINES[key] = [None] * 64
     for kind in variant.kinds:
@@ -187,7 +186,7 @@ def move_lines(variant, side):
             promotion = bytearray(variant.size)
             if variant.promote[kind]:
                 for to in variant.squares:
-                    if depth[to] <= _ZONE_DEPTH or depth[sq] <= _ZONE_DEPTH:
+                    if depth[to] <= zone or depth[sq] <= zone:
                         promotion[to] = 2 if depth[to] <= variant.forced[kind] else 1
             per_square[sq] = (steps, tuple(rays), bytes(promotion))
     return lines

@@ -11,37 +11,37 @@ exchange last, and left out of quiescence; near the horizon, quiet moves and dro
 lose it are left out too, and so are the late ones off the principal variation), and an
 evaluation of material (board and hand, promotion) plus a small piece-square term, updated
 incrementally move by move, and a king-safety term counted afresh wherever a position is
-judged.
+judged. The judgement is `evaluation`'s, the static exchange and the check tests are
+`exchange`'s, and both read the per-variant `tables`.
 
-The interface shared with the USI adapter and the test players is `search(position,
-time_limit=None, depth=None) -> SearchResult` and `close()`; see docs/engines.md.
+It follows the engine protocol of `yariboard.engines.base` (`search(position, limit)`,
+`new_game()`, `close()`); see docs/engines.md.
 """
 import random
 import time
-from dataclasses import dataclass, field
-from itertools import compress
-from operator import getitem, itemgetter
-from typing import List, Optional
+from dataclasses import dataclass
 
 from shogicore.move import PROMOTION
-from shogicore.position import piece_colour
-from shogicore.variants import BLACK, KING, WHITE
+from shogicore.position import Position
+from shogicore.variants import BLACK, WHITE
 
-from yariboard.engines.builtin.movegen import (INDEXES, attack_lines, captures_and_promotions, drop_moves,
-                               hash_move_legal, legal_moves, lines_through, move_lines,
-                               own_squares, piece_moves, quiet_moves, walk)
+from yariboard.engines.base import MATE_BOUND, MATE_SCORE, MAX_PLY, Limit, SearchResult, mate_plies
+from yariboard.engines.builtin.evaluation import evaluate, evaluate_black, king_danger, move_delta
+from yariboard.engines.builtin.exchange import (gives_check, loses_exchange, made_check,
+                                                quiet_move_loses)
+from yariboard.engines.builtin.movegen import (captures_and_promotions, drop_moves, hash_move_legal,
+                                               legal_moves, move_lines, own_squares, piece_moves,
+                                               quiet_moves)
 from yariboard.engines.builtin.playmoves import make_unmake
+from yariboard.engines.builtin.tables import KING_DANGER_MAX_CP, tables_for
 
-MATE_SCORE = 100000
-MAX_PLY = 128
-# Scores beyond this are mate scores: MATE_SCORE minus the distance in plies.
-MATE_BOUND = MATE_SCORE - MAX_PLY
 INFINITY = MATE_SCORE + 1
 MAX_DEPTH = 64
 TT_MAX_ENTRIES = 1 << 20
 DANGER_MAX_ENTRIES = 1 << 18
-# How often (in nodes) the clock is read: at 5-20k nodes per second, every 15-50 ms.
-TIME_CHECK_NODES = 256
+# How often (in nodes) the clock is read: at 5-60k nodes per second (a busy machine, an idle
+# one), every 1-13 ms, so a byoyomi is overshot by little more than that (`bench byoyomi`).
+TIME_CHECK_NODES = 64
 QUIESCENCE_MAX_PLIES = 8
 FUTILITY_MARGIN = 150
 # Reverse futility: this close to the horizon, a position whose own judgement stands this far
@@ -60,30 +60,14 @@ LATE_MOVE_COUNTS = (0, 6, 10, 16)
 # From depth 4 the root is searched in a window this wide around the last iteration's score
 # (widened fourfold on each miss): most lines then end in a bound sooner.
 ASPIRATION_WINDOW = 50
+# The prunings of quiet moves (`_NearHorizon`) and reverse futility reach this many plies
+# from the horizon.
+NEAR_HORIZON = max(REVERSE_FUTILITY_DEPTH, LOSING_QUIET_DEPTH, len(LATE_MOVE_COUNTS) - 1)
 
 EXACT, LOWER, UPPER = 0, 1, 2
 KILLER_KEY = 1 << 22     # ordering keys from here up: captures, promotions, killers
 PROMOTION_KEY = 1 << 23  # a promotion that takes nothing
 CAPTURE_KEY = 1 << 24    # and from here up, captures
-
-
-@dataclass
-class SearchResult:
-    """What any engine (built-in, USI, test player) answers for one position.
-
-    `move` is a shogicore move (None when the engine resigns or declares a win), `score`
-    centipawns for the side to move, `mate` plies to mate (positive: the side to move mates,
-    negative: it is mated; None when no mate was seen).
-    """
-    move: Optional[int]
-    score: int = 0
-    mate: Optional[int] = None
-    depth: int = 0
-    nodes: int = 0
-    pv: List[int] = field(default_factory=list)
-    seconds: float = 0.0
-    resign: bool = False
-    declare_win: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,524 +91,6 @@ LEVELS = {
 }
 DEFAULT_LEVEL = 5
 
-# Centipawn values of each piece on the board, by its SFEN symbol as Black.
-# Yari: the Yari Rook is the strongest unpromoted piece; a promoted Pawn (Yari Silver) gains
-# most, like a tokin; the Yari Bishop and Knight both become a Yari Gold.
-BOARD_VALUES = {
-    "yari": {"P": 100, "N": 380, "B": 400, "R": 700,
-             "+P": 430, "+N": 550, "+B": 550, "+R": 1000, "K": 0},
-    "shogi": {"P": 90, "L": 315, "N": 405, "S": 495, "G": 540, "B": 855, "R": 990,
-              "+P": 540, "+L": 540, "+N": 540, "+S": 540, "+B": 945, "+R": 1395, "K": 0},
-}
-# Wa: by how far and how freely each piece moves (docs/rules-wa.md); step movers are worth
-# little, the Flying Falcon and the Cloud Eagle are its Bishop and Rook.
-BOARD_VALUES["wa"] = BOARD_VALUES["wa-nodrops"] = {
-    "P": 100, "O": 300, "H": 400, "S": 500, "F": 900, "R": 450, "V": 400, "W": 450,
-    "G": 250, "C": 250, "U": 200, "L": 200, "M": 250, "D": 300, "E": 1000, "X": 700, "K": 0,
-    "+P": 500, "+O": 550, "+H": 350, "+S": 950, "+F": 1300, "+R": 700, "+V": 550, "+W": 550,
-    "+G": 500, "+C": 650, "+U": 900, "+L": 1000, "+M": 400, "+D": 450,
-}
-# A piece in hand can be dropped almost anywhere: worth a little more than on the board.
-HAND_BONUS_PERCENT = 10
-
-# King safety, counted in danger units: drops decide these games, and a General whose
-# neighbourhood the enemy attacks, with few guards and an enemy hand to drop next to it, is
-# lost long before material says so. The penalty grows with the square of the units (capped),
-# so one attacker alone costs little but a gathering attack costs a lot.
-ATTACKED_SQUARE_NEXT_TO_KING = 2  # a square next to the General that the enemy attacks
-ATTACKER_NEXT_TO_KING = 3         # an enemy piece on a square next to the General
-ATTACKER_NEAR_KING = 2            # an enemy piece two squares away
-OPEN_SQUARE_NEXT_TO_KING = 1      # an empty square next to the General: room for a drop
-GUARD_NEXT_TO_KING = 2            # an own piece next to the General (takes units away)
-DANGER_PER_HAND_VALUE = 200       # one unit per this much value in the enemy hand
-KING_DANGER_CP_PER_UNIT2 = 3
-KING_DANGER_MAX_CP = 1200
-# `_Tables.danger_zone` packs, in one int per square, a count for each of the (at most 8)
-# squares next to the General of the step attacks on it from there, NEIGHBOUR_BITS bits each
-# (a count is at most the number of step attacks, too few to carry into the next field), and
-# the danger units above them. Summed, the ints still fit a machine word: `sum` adds them
-# without building an int at each step.
-NEIGHBOUR_BITS = 6
-NEIGHBOUR_FIELDS = (1 << 8 * NEIGHBOUR_BITS) - 1
-NEIGHBOUR_TOP = 1 << NEIGHBOUR_BITS - 1
-# Added to the fields, this carries each count above 0 into its field's top bit.
-NEIGHBOUR_FILL = sum((NEIGHBOUR_TOP - 1) << NEIGHBOUR_BITS * i for i in range(8))
-NEIGHBOUR_TOPS = sum(NEIGHBOUR_TOP << NEIGHBOUR_BITS * i for i in range(8))
-DANGER_UNIT = 1 << 8 * NEIGHBOUR_BITS
-# The General's worth in a static exchange: taking with it onto a defended square loses all.
-GENERAL_IN_EXCHANGE = 50000
-
-
-class _Tables:
-    """Per-variant lookup tables, signed for Black (+) and White (-), indexed by piece code."""
-
-    def __init__(self, variant):
-        self.variant = variant
-        values = BOARD_VALUES[variant.name]
-        size = max(variant.squares) + 1
-        kinds = list(variant.kinds)   # every kind: a game without drops has no hand kinds
-        # worth[piece]: unsigned value, for move ordering and pruning.
-        self.worth = [0] * 64
-        # square_value[piece][sq]: signed value of that piece standing on that square.
-        self.square_value = [None] * 64
-        # hand_value[colour][kind]: signed value of one piece of that kind in that hand.
-        self.hand_value = [[0] * 32, [0] * 32]
-        # unpromoted[kind]: the kind a captured piece becomes in hand.
-        self.unpromoted = list(range(32))
-        # promoted[kind]: the kind after a promoting move.
-        self.promoted = list(range(32))
-        for kind in kinds:
-            symbol = variant.symbol(kind)
-            base = variant.base[kind] or kind
-            self.unpromoted[kind] = base
-            promo = variant.promote[kind]
-            if promo:
-                self.promoted[kind] = promo
-            for colour, sign in ((BLACK, 1), (WHITE, -1)):
-                piece = kind | (colour << 5)
-                self.worth[piece] = values[symbol]
-                self.square_value[piece] = [0] * size
-                for sq in variant.squares:
-                    bonus = _placement_bonus(variant, symbol, colour, sq)
-                    self.square_value[piece][sq] = sign * (values[symbol] + bonus)
-        # exchange_worth[piece]: worth in an exchange, where the General is never given up.
-        self.exchange_worth = [GENERAL_IN_EXCHANGE if piece & 31 == KING else worth
-                               for piece, worth in enumerate(self.worth)]
-        # hand_danger[kind]: king-danger units of one piece of that kind in the enemy hand.
-        self.hand_danger = [0] * 32
-        for kind in variant.hand_kinds:
-            in_hand = values[variant.symbol(kind)] * (100 + HAND_BONUS_PERCENT) // 100
-            self.hand_value[BLACK][kind] = in_hand
-            self.hand_value[WHITE][kind] = -in_hand
-            self.hand_danger[kind] = max(1, in_hand // DANGER_PER_HAND_VALUE)
-        # quiet_gain: the most a quiet move or drop can add to `evaluate_black` for the side
-        # that plays it (frontier futility bounds a node's quiet moves by it).
-        self.quiet_gain = _quiet_gain(variant, self.square_value, self.hand_value)
-        # next_to[sq], near[sq]: the squares one step, and exactly two steps, from `sq`.
-        self.next_to = [()] * size
-        self.near = [()] * size
-        for sq in variant.squares:
-            rank, file = variant.rank_of(sq), variant.file_of(sq)
-            rings = ([], [], [])
-            for other in variant.squares:
-                distance = max(abs(variant.rank_of(other) - rank),
-                               abs(variant.file_of(other) - file))
-                if 0 < distance <= 2:
-                    rings[distance].append(other)
-            self.next_to[sq], self.near[sq] = tuple(rings[1]), tuple(rings[2])
-        # attackers[colour]: `colour`'s attack lines, with a table by board value each
-        # (movegen.attack_lines).
-        # danger_zone[colour][king]: the squares around a General of `colour` on `king`,
-        # read in one pass: each square a step attack on one of its neighbours could come
-        # from, and each square one or two steps away: (a table for each, the squares). A
-        # table gives, by what stands there, a
-        # count of 1 in the field of each neighbour that piece attacks (the field of
-        # next_to[king][i] is NEIGHBOUR_BITS bits from bit NEIGHBOUR_BITS * i) plus
-        # DANGER_UNIT times the danger units it adds standing there (an enemy, a guard, or
-        # nothing next to the General). `king_danger` sums the entries of the squares.
-        # line_attacker[colour]: a translate table marking `colour`'s pieces that attack
-        # along a line (a slide or a range), the only ones whose lines `king_danger` reads.
-        self.attackers = [attack_lines(variant, colour) for colour in (BLACK, WHITE)]
-        self.line_attacker = [_line_attacker(self.attackers[colour])
-                              for colour in (BLACK, WHITE)]
-        self.danger_zone = [_danger_zone(variant, colour, self.attackers[1 - colour],
-                                         self.next_to, self.near)
-                            for colour in (BLACK, WHITE)]
-        rays = [_line_rays(variant, self.attackers[1 - colour], self.next_to)
-                for colour in (BLACK, WHITE)]
-        # danger_read[colour][king]: an itemgetter of every square whose piece can change the
-        # danger to a General of `colour` on `king`: the squares of `danger_zone` first and
-        # in its order, then those of the lines below. line_rays[colour][king][i]: the
-        # lines along which an enemy piece on the i-th of those squares could attack a
-        # square next to the General: (table by board value of the enemy pieces attacking
-        # along it, the squares from there on, each with the top bit of its neighbour's
-        # field, or 0, up to the last neighbour the line reaches). danger_mask[colour][king]:
-        # the bytes of those squares in the board read as one int (`int.from_bytes`), for
-        # the key of what stands there (one int to hash, where a tuple has a value each).
-        self.danger_read, self.line_rays, self.danger_mask = zip(*(
-            _danger_read(variant, self.danger_zone[colour], rays[colour])
-            for colour in (BLACK, WHITE)))
-        # check_lines[colour][king][sq]: the attacks of `colour` on a General on `king` that
-        # pass `sq` (one of its step squares, or on one of its lines): (table by board value
-        # of the pieces attacking along it, the squares walked out from the General), none
-        # where a piece of `colour` could not attack it from. on_ray[colour][king][sq]: 1 on
-        # the lines alone (`movegen.lines_through`), where a piece moving away could uncover
-        # one of `colour`'s sliders. A move touching neither cannot give check
-        # (`gives_check`).
-        self.check_lines = [_check_lines(variant, self.attackers[colour])
-                            for colour in (BLACK, WHITE)]
-        self.on_ray = [lines_through(variant, colour) for colour in (BLACK, WHITE)]
-
-
-def _quiet_gain(variant, square_value, hand_value):
-    """`_Tables.quiet_gain`: the most one move that takes nothing, or one drop, can add to
-    `evaluate_black` for its side. Every step and slide of every piece is weighed (on an
-    empty board: a bound, not only the moves of a position), and every drop."""
-    gain = 0
-    for side, sign in ((BLACK, 1), (WHITE, -1)):
-        lines = move_lines(variant, side)
-        for kind in variant.kinds:
-            values = square_value[kind | side << 5]
-            for frm in variant.squares:
-                steps, rays, _ = lines[kind | side << 5][frm]
-                for to in steps + tuple(sq for ray in rays for sq in ray):
-                    gain = max(gain, sign * (values[to] - values[frm]))
-        for kind in variant.hand_kinds:
-            values = square_value[kind | side << 5]
-            gain = max(gain, max(sign * (values[sq] - hand_value[side][kind])
-                                 for sq in variant.squares))
-    return gain
-
-
-def _line_rays(variant, enemy_lines, next_to):
-    """The lines of `_Tables.line_rays` for a General whose enemy attacks along
-    `enemy_lines`, by the General's square and then by the square each line starts on."""
-    _, slides, ranges = enemy_lines
-    # each line from the attacker's side: the step it goes by, how far it reaches
-    lines = [(-delta, variant.size, hit) for delta, hit in slides] + \
-        [(-delta, reach, hit) for delta, reach, hit in ranges]
-    rays = [()] * variant.size
-    for king in variant.squares:
-        bits = {sq: NEIGHBOUR_TOP << NEIGHBOUR_BITS * index
-                for index, sq in enumerate(next_to[king])}
-        # each line that ends next to the General, from each square it can start on to the
-        # farthest neighbour it reaches: walked back from the neighbours
-        longest = {}
-        for near in bits:
-            for index, (step, reach, _) in enumerate(lines):
-                if near - step == king:
-                    continue        # the General stands on this line: it blocks it
-                back = tuple((sq, bits.get(sq, 0))
-                             for sq in (near,) + walk(variant, near, -step, reach))
-                for length in range(1, len(back)):
-                    if len(longest.get((back[length][0], index), ())) < length:
-                        longest[back[length][0], index] = back[length - 1::-1]
-        from_square = [[] for _ in range(variant.size)]
-        for (sq, index), ray in sorted(longest.items()):
-            from_square[sq].append((lines[index][2], ray))
-        rays[king] = tuple(tuple(found) for found in from_square)
-    return rays
-
-
-def _line_attacker(lines):
-    """`_Tables.line_attacker` for one colour's attack `lines`."""
-    _, slides, ranges = lines
-    marks = bytearray(256)
-    for hit in [hit for _, hit in slides] + [hit for _, _, hit in ranges]:
-        for value, attacks in enumerate(hit):
-            marks[value] |= attacks
-    return bytes(marks)
-
-
-def _danger_zone(variant, colour, enemy_lines, next_to, near):
-    """`_Tables.danger_zone` for a General of `colour`, by its square."""
-    # (delta, the board values that attack along it) of each enemy step attack
-    enemy_steps = [(delta, [p for p, hits in enumerate(attacks) if hits])
-                   for delta, attacks in enemy_lines[0]]
-    assert len(enemy_steps) < NEIGHBOUR_TOP    # no count reaches its field's top bit
-    next_to_units = [DANGER_UNIT * _danger_next_to(p, colour) for p in range(65)]
-    near_units = [DANGER_UNIT * _danger_near(p, colour) for p in range(65)]
-    zone = [()] * variant.size
-    for king in variant.squares:
-        rows = {}
-        for sq in next_to[king]:
-            rows[sq] = list(next_to_units)
-        for sq in near[king]:
-            rows[sq] = list(near_units)
-        for index, sq in enumerate(next_to[king]):
-            for delta, attackers in enemy_steps:
-                if sq + delta != king and variant.on_board(sq + delta):
-                    row = rows.setdefault(sq + delta, [0] * 65)
-                    for p in attackers:
-                        row[p] |= 1 << NEIGHBOUR_BITS * index
-        squares = tuple(sq for sq, row in sorted(rows.items()) if any(row))
-        zone[king] = (tuple(tuple(rows[sq]) for sq in squares), squares)
-    return zone
-
-
-def _danger_read(variant, danger_zone, rays):
-    """(`_Tables.danger_read`, `_Tables.line_rays`, `_Tables.danger_mask`) for one colour,
-    from its `danger_zone` and the lines of `_line_rays`."""
-    read, rays_read, mask = [None] * variant.size, [()] * variant.size, [0] * variant.size
-    for king in variant.squares:
-        zone = danger_zone[king][1]
-        # (every square of a line but the neighbour it ends on starts a shorter one, and
-        # the neighbours are in the zone)
-        squares = zone + tuple(sq for sq, found in enumerate(rays[king])
-                               if found and sq not in zone)
-        read[king] = itemgetter(*squares)
-        rays_read[king] = tuple(rays[king][sq] for sq in squares)
-        mask[king] = sum(0xFF << 8 * sq for sq in squares)
-    return read, rays_read, mask
-
-
-def _check_lines(variant, lines):
-    """`_Tables.check_lines` for one colour's attack `lines`."""
-    steps, slides, ranges = lines
-    rays = [(delta, variant.size, hit) for delta, hit in slides] + list(ranges)
-    check_lines = [()] * variant.size
-    for king in variant.squares:
-        through = [[] for _ in range(variant.size)]
-        for delta, hit in steps:
-            if variant.on_board(king + delta):
-                through[king + delta].append((hit, (king + delta,)))
-        for delta, reach, hit in rays:
-            squares = walk(variant, king, delta, reach)
-            for sq in squares:
-                through[sq].append((hit, squares))
-        check_lines[king] = tuple(tuple(found) for found in through)
-    return check_lines
-
-
-def _danger_next_to(piece, colour):
-    """Danger units for what stands on a square next to a General of `colour`."""
-    if not piece:
-        return OPEN_SQUARE_NEXT_TO_KING
-    return -GUARD_NEXT_TO_KING if piece >> 5 == colour else ATTACKER_NEXT_TO_KING
-
-
-def _danger_near(piece, colour):
-    """Danger units for what stands two squares from a General of `colour`."""
-    return ATTACKER_NEAR_KING if piece and piece >> 5 != colour else 0
-
-
-def _placement_bonus(variant, symbol, colour, sq):
-    """A small positional term: pieces gain by advancing, the General by staying home."""
-    ranks = variant.ranks
-    rank = variant.rank_of(sq)
-    advance = ranks - rank if colour == BLACK else rank - 1  # 0 on the own last rank
-    if symbol == "K":
-        return 30 - 15 * advance if advance < 3 else -15 * advance
-    if symbol.startswith("+"):
-        return 0
-    if symbol == "P":
-        return 4 * advance
-    # Centre files are worth a little: pieces there reach both wings.
-    centre = (variant.files + 1) / 2.0
-    return 2 * advance - int(3 * abs(variant.file_of(sq) - centre))
-
-
-_TABLES = {}
-
-
-def tables_for(variant):
-    tables = _TABLES.get(variant.name)
-    if tables is None:
-        tables = _TABLES[variant.name] = _Tables(variant)
-    return tables
-
-
-def evaluate_black(position):
-    """Static evaluation in centipawns from Black's side (material, hands, placement)."""
-    tables = tables_for(position.variant)
-    total = 0
-    piece_at = position.piece_at
-    square_value = tables.square_value
-    for sq in position.variant.squares:
-        piece = piece_at(sq)
-        if piece:
-            total += square_value[piece][sq]
-    for colour in (BLACK, WHITE):
-        hand_value = tables.hand_value[colour]
-        for kind in position.variant.hand_kinds:
-            count = position.hand_count(colour, kind)
-            if count:
-                total += count * hand_value[kind]
-    return total
-
-
-def material_black(position):
-    """Material only (pieces on the board and in hand, no placement), from Black's side."""
-    tables = tables_for(position.variant)
-    total = 0
-    for sq in position.variant.squares:
-        piece = position.piece_at(sq)
-        if piece:
-            total += tables.worth[piece] if piece_colour(piece) == BLACK else -tables.worth[piece]
-    for kind in position.variant.hand_kinds:
-        total += (position.hand_count(BLACK, kind) - position.hand_count(WHITE, kind)) \
-            * tables.hand_value[BLACK][kind]
-    return total
-
-
-def king_danger(tables, position, colour, known=None):
-    """Centipawns `colour` loses for the danger to its General (see the king-safety
-    constants at the top). `known`, kept by a search for each colour, holds by the
-    General's square the danger units (without the enemy hand) of each arrangement of the
-    pieces around it already counted (in a search most dangers judged are of an
-    arrangement seen before; the search bounds the store)."""
-    king = position.kings[colour]
-    board = position.board
-    arrangement = int.from_bytes(board, "little") & tables.danger_mask[colour][king]
-    known = {} if known is None else known[king]
-    units = known.get(arrangement)
-    if units is None:
-        around = tables.danger_read[colour][king](board)
-        units = known[arrangement] = _units_around(tables, board, colour, king, around)
-    hand = position.hands[1 - colour]
-    hand_danger = tables.hand_danger
-    for kind in position.variant.hand_kinds:
-        units += hand[kind] * hand_danger[kind]
-    if units <= 0:
-        return 0
-    return min(KING_DANGER_MAX_CP, KING_DANGER_CP_PER_UNIT2 * units * units)
-
-
-def _units_around(tables, board, colour, king, around):
-    """The danger units of what stands around a General of `colour` on `king` (`around`:
-    what stands on the squares of `_Tables.danger_read`). The pieces around the General and
-    their step attacks on all its neighbours are summed at once (`_Tables.danger_zone`);
-    then the lines of the few enemy pieces that attack along one are walked out from them
-    (`_Tables.line_rays`)."""
-    found = sum(map(getitem, tables.danger_zone[colour][king][0], around))
-    # the neighbours attacked: each field's top bit, set where its count is above 0
-    hit = ((found & NEIGHBOUR_FIELDS) + NEIGHBOUR_FILL) & NEIGHBOUR_TOPS
-    rays = tables.line_rays[colour][king]
-    for index in compress(INDEXES, bytes(around).translate(tables.line_attacker[1 - colour])):
-        piece = around[index]
-        for attacks, ray in rays[index]:
-            if attacks[piece]:
-                for to, bit in ray:
-                    hit |= bit
-                    if board[to]:
-                        break
-    return found // DANGER_UNIT + ATTACKED_SQUARE_NEXT_TO_KING * hit.bit_count()
-
-
-def least_attacker(tables, board, sq, colour):
-    """The square of `colour`'s least valuable piece attacking `sq` (the first found of
-    equal worth), or -1. The lines are read as `movegen.attackers` reads them, in its order,
-    keeping only the least so far: this runs at every round of every exchange."""
-    worth = tables.exchange_worth
-    steps, slides, ranges = tables.attackers[colour]
-    best_sq, best_worth = -1, INFINITY
-    for delta, hit in steps:
-        piece = board[sq + delta]
-        if hit[piece] and worth[piece] < best_worth:
-            best_sq, best_worth = sq + delta, worth[piece]
-    for delta, hit in slides:
-        s = sq + delta
-        while not board[s]:
-            s += delta
-        piece = board[s]
-        if hit[piece] and worth[piece] < best_worth:
-            best_sq, best_worth = s, worth[piece]
-    for delta, reach, hit in ranges:
-        s = sq + delta
-        while not board[s] and reach > 1:
-            s += delta
-            reach -= 1
-        piece = board[s]
-        if hit[piece] and worth[piece] < best_worth:
-            best_sq, best_worth = s, worth[piece]
-    return best_sq
-
-
-def exchange_gain(tables, position, m):
-    """Static exchange evaluation of the move or drop `m`: what the mover nets in
-    centipawns (board values; promotions and pins not counted) if both sides go on
-    taking on its square with their least valuable piece for as long as it pays. For a
-    capture that is what it wins; for a quiet move or a drop, 0 when the piece is safe
-    there and less when the enemy wins it. The pieces that took are lifted off the board
-    as they go, so a slider behind one joins in; they are put back before returning."""
-    board = position.board
-    worth = tables.exchange_worth
-    frm, to = m >> 8 & 0xFF, m & 0xFF
-    gains = [worth[board[to]]]
-    piece = moving_piece(position, m)
-    on_square = worth[piece]
-    lifted = []
-    if frm:                                 # (a drop's piece comes from the hand)
-        lifted.append((frm, piece))
-        board[frm] = 0
-    side = 1 - position.side
-    while True:
-        sq = least_attacker(tables, board, to, side)
-        if sq < 0:
-            break
-        gains.append(on_square - gains[-1])
-        if max(-gains[-2], gains[-1]) < 0:
-            break            # neither side gains by going on
-        lifted.append((sq, board[sq]))
-        on_square = worth[board[sq]]
-        board[sq] = 0
-        side = 1 - side
-    for sq, piece in lifted:
-        board[sq] = piece
-    while len(gains) > 1:
-        last = gains.pop()
-        gains[-1] = -max(-gains[-1], last)
-    return gains[0]
-
-
-def loses_exchange(tables, position, m):
-    """How much the capture `m` loses in the static exchange (a negative gain), or 0: only a
-    capture of a piece worth less than the one taking can lose, and one that promotes is not
-    judged by it."""
-    board = position.board
-    if m & PROMOTION or tables.worth[board[m & 0xFF]] >= \
-            tables.exchange_worth[board[m >> 8 & 0xFF]]:
-        return 0
-    return min(exchange_gain(tables, position, m), 0)
-
-
-def quiet_move_loses(tables, position, m, margin):
-    """Does the quiet move or drop `m` lose more than `margin` in the static exchange? It
-    cannot lose more than the piece itself, so a piece worth no more than that is not
-    looked at (a Pawn never is)."""
-    return tables.worth[moving_piece(position, m)] > margin \
-        and exchange_gain(tables, position, m) < -margin
-
-
-def moving_piece(position, m):
-    """The piece the move or drop `m` puts on its square (before any promotion)."""
-    frm = m >> 8 & 0xFF
-    return position.board[frm] if frm else m >> 17 & 31 | position.side << 5
-
-
-def king_safety_black(tables, position):
-    """The king-safety term from Black's side. Not part of `evaluate_black`: it changes with
-    pieces far from the moved one, so it is counted afresh where a position is judged."""
-    return king_danger(tables, position, WHITE) - king_danger(tables, position, BLACK)
-
-
-def evaluate(position):
-    """Static evaluation in centipawns for the side to move."""
-    score = evaluate_black(position) + king_safety_black(tables_for(position.variant), position)
-    return score if position.side == BLACK else -score
-
-
-def move_delta(tables, position, m):
-    """How much `m` changes `evaluate_black`; computed before the move is made. (The
-    move's bits are read in place, as in `Engine._keyed`: this runs for every move
-    searched.)"""
-    to = m & 0xFF
-    side = position.side
-    square_value = tables.square_value
-    if not m & 0xFF00:                                    # a drop
-        kind = m >> 17 & 31
-        return square_value[kind | side << 5][to] - tables.hand_value[side][kind]
-    board = position.board
-    frm = m >> 8 & 0xFF
-    piece = board[frm]
-    moved = tables.promoted[piece & 31] | side << 5 if m & PROMOTION else piece
-    delta = square_value[moved][to] - square_value[piece][frm]
-    captured = board[to]
-    if captured:
-        delta += tables.hand_value[side][tables.unpromoted[captured & 31]] \
-            - square_value[captured][to]
-    return delta
-
-
-def mate_plies(score):
-    """Plies to mate for a mate score (negative when the side to move is mated), else None."""
-    if score >= MATE_BOUND:
-        return MATE_SCORE - score
-    if score <= -MATE_BOUND:
-        return -(MATE_SCORE + score)
-    return None
-
-
 class _OutOfTime(Exception):
     """Raised inside the search when the clock or the node budget runs out, or a stop was
     asked for; the last full iteration stands, or a move the unfinished one found better
@@ -632,7 +98,8 @@ class _OutOfTime(Exception):
 
 
 class Engine:
-    """The built-in engine. One instance keeps its hash table between moves of a game."""
+    """The built-in engine. One instance keeps what it learnt between the searches of a game
+    (the hash table, the history, the king dangers); each search's own state is a `_Search`."""
 
     name = "yariboard built-in"
 
@@ -643,7 +110,8 @@ class Engine:
         self.rng = random.Random(seed)
         self.tt = {}
         self.history = {}
-        self._dangers_of = None   # the variant whose king dangers are remembered
+        self.dangers_of = None   # the variant whose king dangers are remembered
+        self.dangers = self.known_around = None
         self.tt_max_entries = TT_MAX_ENTRIES
         # Hooks for a caller that shows or controls the search from outside (the USI server):
         # on_progress(side, result) after each completed iteration, score from side's view;
@@ -656,44 +124,78 @@ class Engine:
         """Forget what was learnt about the previous game's positions."""
         self.tt.clear()
         self.history.clear()
-        self._dangers_of = None
+        self.dangers_of = None
+
+    def prepare(self, variant):
+        """Build now what the first search of `variant` would build before it can search
+        (its tables: a few tenths of a second, far more on a busy machine), so that no move's
+        clock pays for it. A GUI's `isready` is the time for it."""
+        position = Position(variant)
+        tables_for(position.variant)
+        make_unmake(position.copy())
+        legal_moves(position, False)
 
     def close(self):
         """Nothing to release but memory; present so every engine can be closed the same way."""
         self.tt.clear()
-        self._dangers_of = None
-        self._dangers = self._known_around = None
+        self.dangers_of = None
+        self.dangers = self.known_around = None
 
-    def search(self, position, time_limit=None, depth=None, nodes=None):
+    def search(self, position, limit=None):
         """Best move for the side to move in `position` (left unchanged).
 
-        With no limit, the level's depth and time apply; with only `depth`, no clock;
-        with only `time_limit` (seconds), iterative deepening until the time is used;
-        `nodes` caps the nodes searched, exactly (the clock is read every 256 nodes).
+        With an empty `limit`, the level's depth and time apply; with only a depth, no
+        clock; with a time, iterative deepening until the time is used; a node budget caps
+        the nodes searched, exactly (the clock is read every TIME_CHECK_NODES nodes).
         """
-        if time_limit is None and depth is None and nodes is None:
-            time_limit, depth = self.level.seconds, self.level.depth
+        if self.dangers_of is not position.variant:
+            # the dangers are the position's alone, so they stand from move to move: the
+            # next search meets most of the last one's positions and arrangements again
+            self.dangers_of = position.variant
+            self.dangers = {}
+            self.known_around = [[{} for _ in range(position.variant.size)]
+                                 for _ in (BLACK, WHITE)]
+        if len(self.tt) > self.tt_max_entries:
+            self.tt.clear()
+        self.progress = None
+        return _Search(self, position, limit or Limit()).run()
+
+
+class _Search:
+    """One search: the position it plays its moves on, its limits and clock, the nodes it
+    has counted, its killers and the positions of the line it is in. What outlasts it (the
+    hash table, the history, the king dangers) is the engine's, shared by reference."""
+
+    def __init__(self, engine, position, limit):
+        time_limit = limit.planned_seconds(position.side)
+        depth, nodes = limit.depth, limit.nodes
+        if limit.is_empty():
+            time_limit, depth = engine.level.seconds, engine.level.depth
         elif depth is None:
             depth = MAX_DEPTH
-        depth = max(1, min(depth, MAX_DEPTH))
-        start = time.monotonic()
-        self._deadline = start + time_limit if time_limit is not None else None
+        self.engine = engine
+        self.tt, self.history = engine.tt, engine.history
+        self._dangers, self._known_around = engine.dangers, engine.known_around
+        self.noise, self.rng = engine.level.noise, engine.rng
+        self.stop_event = engine.stop_event
+        self.position = position
+        self.depth = max(1, min(depth, MAX_DEPTH))
+        self.time_limit = time_limit
+        self.start = time.monotonic()
+        self._deadline = self.start + time_limit if time_limit is not None else None
         self._node_limit = nodes
         self._set_position(position)
         self._tables = tables_for(position.variant)
         self._seen = _history_keys(self._pos)
-        if self._dangers_of is not position.variant:
-            # the dangers are the position's alone, so they stand from move to move: the
-            # next search meets most of the last one's positions and arrangements again
-            self._dangers_of = position.variant
-            self._forget_dangers()
         self._killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self._schedule_check()
-        self.progress = None
-        if len(self.tt) > self.tt_max_entries:
-            self.tt.clear()
+        self._overtaker = None   # a root move that beat the iteration's first: see run
 
+    def run(self):
+        """Iterative deepening to the depth, the time or the node budget: the search's
+        SearchResult."""
+        position, start, time_limit = self.position, self.start, self.time_limit
         root_moves = self._pos.legal_moves()
         if not root_moves:
             return SearchResult(move=None, score=-MATE_SCORE, mate=0, resign=True,
@@ -704,7 +206,7 @@ class Engine:
         entry = self.tt.get(root_key)
         root_moves = self._order(root_moves, entry[3] if entry else 0, 0)
         best = None
-        for iteration in range(1, depth + 1):
+        for iteration in range(1, self.depth + 1):
             self._overtaker = None
             try:
                 score, move = self._aspirated(root_moves, iteration, root_eval, best)
@@ -740,8 +242,8 @@ class Engine:
         """The search's choice so far, shown to a host watching it while it runs."""
         best = SearchResult(move=move, score=score, mate=mate_plies(score), depth=depth,
                             nodes=self.nodes)
-        self.progress = best
-        if self.on_progress is not None:
+        self.engine.progress = best
+        if self.engine.on_progress is not None:
             self._report(best, start)
         return best
 
@@ -755,7 +257,7 @@ class Engine:
                                 depth=best.depth, nodes=self.nodes,
                                 pv=self._principal_variation(best.move, best.depth),
                                 seconds=time.monotonic() - start)
-        self.on_progress(self._pos.side, progress)
+        self.engine.on_progress(self._pos.side, progress)
 
     def _count_node(self):
         """A node is a position the search plays its way into, counted at the move as a USI
@@ -790,7 +292,7 @@ class Engine:
         when the score falls outside it. Not with noise (every root move needs its exact
         score) nor once the game is decided (scores past 2000 cp, mates), where the score
         moves too far between iterations for a window to pay."""
-        if previous is None or depth < 4 or self.level.noise or abs(previous.score) >= 2000:
+        if previous is None or depth < 4 or self.noise or abs(previous.score) >= 2000:
             return self._search_root(moves, depth, root_eval, -INFINITY, INFINITY)
         width = ASPIRATION_WINDOW
         alpha, beta = previous.score - width, previous.score + width
@@ -807,7 +309,7 @@ class Engine:
     def _search_root(self, moves, depth, root_eval, alpha, beta):
         pos = self._pos
         tables = self._tables
-        noise = self.level.noise
+        noise = self.noise
         alpha_start = alpha
         best_choice, best_score, best_move = -INFINITY, -INFINITY, moves[0]
         make, unmake = self._make, self._unmake
@@ -856,7 +358,6 @@ class Engine:
                 tt_score = _score_from_tt(tt_score, ply)
                 if _settles(flag, tt_score, alpha, beta):
                     return tt_score
-        tables = self._tables
         if in_check and ply < MAX_PLY // 2:
             depth += 1
         if depth <= 0:
@@ -865,80 +366,31 @@ class Engine:
             return eval_black if pos.side == BLACK else -eval_black
         if tt_move and not hash_move_legal(pos, tt_move, in_check):
             tt_move = 0          # another position with the same key stored it
-        sign = 1 if pos.side == BLACK else -1
-        # The king-safety term (Black's side), counted once frontier futility first needs
-        # it (the dangers reverse futility judged are remembered, not judged again).
-        king_safety = None
-        if depth <= REVERSE_FUTILITY_DEPTH and not in_check and not pv_node \
-                and abs(beta) < MATE_BOUND:
-            # Reverse futility: a position judged this far above beta this close to the
-            # horizon almost always fails high (the side to move still has its move to
-            # play), so it is cut off with that bound, unsearched. What is missed is a threat
-            # of the opponent's that the judgement does not see and the few plies left would.
-            # The danger to the enemy's General comes first: without it added the bound
-            # mostly falls short, and then the own General's is not needed here.
-            bound = sign * eval_black + self._king_danger(key, 1 - pos.side) \
-                - REVERSE_FUTILITY_MARGIN * depth
-            if bound >= beta:
-                bound -= self._king_danger(key, pos.side)
-                if bound >= beta:
+        near = None
+        if depth <= NEAR_HORIZON and not in_check:
+            if not pv_node:
+                bound = self._reverse_futility(key, eval_black, depth, beta)
+                if bound is not None:
                     return bound
+            near = _NearHorizon(self, key, eval_black, depth, pv_node)
         seen[key] = 1
         alpha_start = alpha
         best_score, best_move = -INFINITY, 0
         board = pos.board
-        # Frontier futility: one ply from the horizon, a quiet move that leaves the score far
-        # below alpha cannot raise it (the reply's quiescence would stand pat) unless it
-        # checks; skipping it saves a make, an unmake and a node.
-        frontier = depth == 1 and not in_check and not pv_node
-        # Late-move pruning starts after this many moves (never, on the principal variation
-        # or farther from the horizon); a quiet move losing more than this much material is
-        # left out (0: not this far from the horizon). Both are the node's, not the move's.
-        late_from = LATE_MOVE_COUNTS[depth] if not pv_node and depth < len(LATE_MOVE_COUNTS) \
-            else INFINITY
-        losing_margin = LOSING_QUIET_MARGIN * depth if depth <= LOSING_QUIET_DEPTH else 0
+        tables = self._tables
         make, unmake = self._make, self._unmake
         index = -1
-        checks_only = [False]   # set once every quiet move left is searched only if it checks
+        # set once every quiet move left is searched only if it checks
+        checks_only = near.checks_only if near is not None else [False]
         for index, m in enumerate(self._staged(tt_move, in_check, ply, checks_only)):
             quiet = not m & 0xFF00 or not (board[m & 0xFF] or m & PROMOTION)
             checks = child_eval = None
-            if quiet and index and not in_check:
-                # Three prunings of a quiet move or drop, each unless it checks (the checks
-                # are the sacrifices that can mate), so the check is tested once, last:
-                # late-move pruning; frontier futility; and, this close to the horizon, a
-                # move that gives the enemy material for nothing. The first and last keep
-                # it while every move so far is mated (it may be the one defence).
-                late = index >= late_from and best_score > -MATE_BOUND
-                futile = False
-                if late:
-                    # so is every later quiet move: `_staged` leaves out those that do
-                    # not check. (A late move has no score of its own to lend the node,
-                    # futile or not.)
-                    checks_only[0] = True
-                elif frontier:
-                    # a quiet move hardly changes the king safety: the parent's stands for
-                    # the child's.
-                    if king_safety is None:
-                        king_safety = self._king_safety_black(key)
-                        ceiling = sign * (eval_black + king_safety) + tables.quiet_gain
-                    if ceiling <= best_score and ceiling + FUTILITY_MARGIN <= alpha:
-                        # no quiet move can lift the score to alpha, nor above the best
-                        # so far: neither this move's own score is needed, nor any later
-                        # one's (`_staged` leaves out those that do not check)
-                        futile = checks_only[0] = True
-                        after = ceiling
-                    else:
-                        child_eval = eval_black + move_delta(tables, pos, m)
-                        after = sign * (child_eval + king_safety)
-                        futile = after + FUTILITY_MARGIN <= alpha
-                if late or futile or best_score > -MATE_BOUND and losing_margin \
-                        and quiet_move_loses(tables, pos, m, losing_margin):
-                    checks = gives_check(tables, pos, m)
-                    if not checks:
-                        if futile and after > best_score:
-                            best_score = after
-                        continue
+            if quiet and index and near is not None:
+                if near.leaves_out(m, index, best_score, alpha):
+                    if near.lent > best_score:
+                        best_score = near.lent
+                    continue
+                checks, child_eval = near.checks, near.child_eval
             if child_eval is None:   # (a move left out above needs it only for futility)
                 child_eval = eval_black + move_delta(tables, pos, m)
             captured = make(m)
@@ -949,12 +401,8 @@ class Engine:
                 score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node,
                                        checks)
             else:
-                reduction = 1 if (quiet and depth >= 3 and index >= 4 and not in_check) else 0
-                score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
-                                       child_eval, False, checks)
-                if score > alpha and (reduction or (pv_node and score < beta)):
-                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node,
-                                           checks)
+                score = self._late_score(index, depth, alpha, beta, ply, child_eval, pv_node,
+                                         checks, quiet and not in_check)
             unmake(m, captured)
             if score > best_score:
                 best_score, best_move = score, m
@@ -962,11 +410,7 @@ class Engine:
                     alpha = score
                     if alpha >= beta:
                         if quiet:
-                            killers = self._killers[ply]
-                            if killers[0] != m:
-                                killers[1] = killers[0]
-                                killers[0] = m
-                            self.history[m] = self.history.get(m, 0) + depth * depth
+                            self._remember_cutoff(m, ply, depth)
                         break
         del seen[key]
         if index < 0:
@@ -974,6 +418,47 @@ class Engine:
         self._store(key, depth, _bound_type(best_score, alpha_start, beta), best_score,
                     best_move, ply)
         return best_score
+
+    def _late_score(self, index, depth, alpha, beta, ply, child_eval, pv_node, checks,
+                    reducible):
+        """The score of a move after the node's first, just made: searched with a null
+        window, a ply shallower if it is a late quiet move far enough from the horizon
+        (`reducible`: quiet, and not an evasion), and searched again in full where it rises
+        above alpha after a reduction or on the principal variation."""
+        reduction = 1 if reducible and depth >= 3 and index >= 4 else 0
+        score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
+                               child_eval, False, checks)
+        if score > alpha and (reduction or (pv_node and score < beta)):
+            score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, child_eval, pv_node,
+                                   checks)
+        return score
+
+    def _reverse_futility(self, key, eval_black, depth, beta):
+        """The bound a node off the principal variation, not in check, is cut off with
+        unsearched, or None. A position judged this far above beta this close to the
+        horizon almost always fails high (the side to move still has its move to play). What
+        is missed is a threat of the opponent's that the judgement does not see and the few
+        plies left would. The danger to the enemy's General comes first: without it added
+        the bound mostly falls short, and then the own General's is not needed here. (The
+        dangers judged are remembered, for frontier futility to read again.)"""
+        if depth > REVERSE_FUTILITY_DEPTH or abs(beta) >= MATE_BOUND:
+            return None
+        side = self._pos.side
+        sign = 1 if side == BLACK else -1
+        bound = sign * eval_black + self._king_danger(key, 1 - side) \
+            - REVERSE_FUTILITY_MARGIN * depth
+        if bound < beta:
+            return None
+        bound -= self._king_danger(key, side)
+        return bound if bound >= beta else None
+
+    def _remember_cutoff(self, m, ply, depth):
+        """The quiet move `m` cut its node off: a killer at this ply, and its history grows."""
+        killers = self._killers[ply]
+        if killers[0] != m:
+            killers[1] = killers[0]
+            killers[0] = m
+        self.history[m] = self.history.get(m, 0) + depth * depth
 
     def _quiesce(self, alpha, beta, ply, eval_black, qply, in_check):
         """Resolve captures so a position is never judged in the middle of an exchange.
@@ -1083,11 +568,13 @@ class Engine:
 
     def _forget_dangers(self):
         """Empty the dangers remembered by position, and `king_danger`'s `known` for each
-        colour. Each danger counted adds at most one arrangement to `known`, so the two
-        stores together hold at most DANGER_MAX_ENTRIES of each."""
-        self._dangers = {}
-        self._known_around = [[{} for _ in range(self._pos.variant.size)]
-                              for _ in (BLACK, WHITE)]
+        colour (in place: they are the engine's). Each danger counted adds at most one
+        arrangement to `known`, so the two stores together hold at most DANGER_MAX_ENTRIES
+        of each."""
+        self._dangers.clear()
+        for by_king in self._known_around:
+            for known in by_king:
+                known.clear()
 
     def _king_safety_black(self, key):
         """`king_safety_black` of the search's position, from the remembered dangers."""
@@ -1207,6 +694,77 @@ class Engine:
         return line
 
 
+class _NearHorizon:
+    """A node's three prunings of its quiet moves and drops near the horizon, each unless the
+    move checks (the checks are the sacrifices that can mate), so the check is tested once,
+    last: late-move pruning; frontier futility; and a move that gives the enemy material for
+    nothing. The first and last keep a move while every move so far is mated (it may be the
+    one defence). Made for a node not in check within NEAR_HORIZON plies of the horizon."""
+
+    __slots__ = ("search", "key", "eval_black", "sign", "frontier", "late_from",
+                 "losing_margin", "king_safety", "ceiling", "checks_only", "checks",
+                 "child_eval", "lent")
+
+    def __init__(self, search, key, eval_black, depth, pv_node):
+        self.search, self.key, self.eval_black = search, key, eval_black
+        self.sign = 1 if search._pos.side == BLACK else -1
+        # Frontier futility: one ply from the horizon, a quiet move that leaves the score
+        # far below alpha cannot raise it (the reply's quiescence would stand pat) unless
+        # it checks; skipping it saves a make, an unmake and a node.
+        self.frontier = depth == 1 and not pv_node
+        # Late-move pruning starts after this many moves (never on the principal
+        # variation); a quiet move losing more than this much material is left out (0: not
+        # this far from the horizon).
+        self.late_from = LATE_MOVE_COUNTS[depth] \
+            if not pv_node and depth < len(LATE_MOVE_COUNTS) else INFINITY
+        self.losing_margin = LOSING_QUIET_MARGIN * depth if depth <= LOSING_QUIET_DEPTH else 0
+        # The king-safety term (Black's side), counted once frontier futility first needs it.
+        self.king_safety = None
+        # Set once every quiet move left is searched only if it checks: `_staged` then
+        # leaves out those that do not.
+        self.checks_only = [False]
+
+    def leaves_out(self, m, index, best_score, alpha):
+        """Is the quiet move `m`, the node's `index`-th, left out? If so, `lent` is the score
+        it lends the node (a futile move's bound; -INFINITY for none); if not, `checks` and
+        `child_eval` are what was learnt of it on the way (None where not learnt)."""
+        search = self.search
+        tables, pos = search._tables, search._pos
+        self.checks = self.child_eval = None
+        self.lent = -INFINITY
+        late = index >= self.late_from and best_score > -MATE_BOUND
+        futile = False
+        if late:
+            # so is every later quiet move. (A late move has no score of its own to lend
+            # the node, futile or not.)
+            self.checks_only[0] = True
+        elif self.frontier:
+            # a quiet move hardly changes the king safety: the parent's stands for the
+            # child's.
+            if self.king_safety is None:
+                self.king_safety = search._king_safety_black(self.key)
+                self.ceiling = self.sign * (self.eval_black + self.king_safety) \
+                    + tables.quiet_gain
+            if self.ceiling <= best_score and self.ceiling + FUTILITY_MARGIN <= alpha:
+                # no quiet move can lift the score to alpha, nor above the best so far:
+                # neither this move's own score is needed, nor any later one's
+                futile = self.checks_only[0] = True
+                after = self.ceiling
+            else:
+                self.child_eval = self.eval_black + move_delta(tables, pos, m)
+                after = self.sign * (self.child_eval + self.king_safety)
+                futile = after + FUTILITY_MARGIN <= alpha
+        if not (late or futile or best_score > -MATE_BOUND and self.losing_margin
+                and quiet_move_loses(tables, pos, m, self.losing_margin)):
+            return False
+        self.checks = gives_check(tables, pos, m)
+        if self.checks:
+            return False
+        if futile:
+            self.lent = after
+        return True
+
+
 def has_legal_move(tables, position):
     """Has the side to move, not in check, a legal move? Asked in quiescence wherever
     nothing can be taken: almost always yes, and a piece off every line to its own General
@@ -1224,62 +782,6 @@ def has_legal_move(tables, position):
             if moves:
                 return True
     return bool(position.legal_moves(first_only=True))
-
-
-def gives_check(tables, position, m):
-    """Does the legal move `m` put the opponent in check? Asked of every move the search
-    plays (the answer goes with the move: the position it leads to is in check) and of most
-    it leaves out near the horizon, so a move that neither lands in line with the enemy
-    General nor leaves a square in line with it is answered at once. The rest are played on
-    the bare board (no hash, hands or history), and only the lines through the two squares
-    the move touches are read from the General: the General was not in check before it
-    (the opponent would have had to answer that), so any check now comes from the piece on
-    its new square or from a line its old square opened."""
-    side = position.side
-    king = position.kings[1 - side]
-    to, frm = m & 0xFF, m >> 8 & 0xFF
-    lines = tables.check_lines[side][king]
-    if not (lines[to] or frm and tables.on_ray[side][king][frm]):
-        return False
-    board = position.board
-    mover = moving_piece(position, m)
-    standing = board[to]
-    board[to] = tables.promoted[mover & 31] | side << 5 if m & PROMOTION else mover
-    if frm:
-        board[frm] = 0
-        checks = _attacked_along(board, lines[to]) or _attacked_along(board, lines[frm])
-        board[frm] = mover
-    else:
-        checks = _attacked_along(board, lines[to])
-    board[to] = standing
-    return checks
-
-
-def made_check(tables, position, m):
-    """Is the side to move in check by the move `m` just made? `gives_check`, asked after
-    the move: the search asks it of each move it plays, and the board already stands as
-    the move left it."""
-    side = 1 - position.side   # the side that moved
-    king = position.kings[position.side]
-    to, frm = m & 0xFF, m >> 8 & 0xFF
-    lines = tables.check_lines[side][king]
-    if not (lines[to] or frm and tables.on_ray[side][king][frm]):
-        return False
-    board = position.board
-    return _attacked_along(board, lines[to]) or bool(frm) and _attacked_along(board, lines[frm])
-
-
-def _attacked_along(board, lines):
-    """Is the General these `lines` walk out from (a part of `_Tables.check_lines`)
-    attacked along one of them?"""
-    for attacks, squares in lines:
-        for sq in squares:
-            piece = board[sq]
-            if piece:
-                if attacks[piece]:
-                    return True
-                break
-    return False
 
 
 def _capture_key(worth, board, m):
@@ -1335,3 +837,4 @@ def _history_keys(position):
         earlier.pop()
         seen[node_key(earlier, evaluate_black(earlier))] = 1
     return seen
+
