@@ -23,7 +23,6 @@ from boardfw import protocol
 from shogicore import Position, SfenError
 from shogicore.errors import MoveError
 from shogicore.move import parse_usi
-from shogicore.errors import NotationError
 from shogicore.notation import parse_hodges
 from shogicore.variants import SHOGI, YARI, variant_by_name
 from tests.records.test_records import random_record
@@ -129,7 +128,7 @@ def test_usi_move(text, variant):
 @EXAMPLES
 @given(spliced(["P-7f", "Sx4d+", "P*5e", "R-2h="]))
 def test_hodges_move(text):
-    read(lambda t: parse_hodges(Position(YARI), t), text, NotationError)
+    read(lambda t: parse_hodges(Position(YARI), t), text, MoveError)
 
 
 @EXAMPLES
