@@ -69,7 +69,6 @@ class Controller:
         self._reported_mismatch = []
         self._last_request = None     # (line, reply words) for retried requests
         self._last_seq = None         # SEQ of the last changing request carried out
-        self._saved_request = None    # SEQ:CRC of the one saved before a restart, till the next
 
     # -- boot and loop -------------------------------------------------------------------
     def run(self):
@@ -283,23 +282,23 @@ class Controller:
             changes = protocol.check_request(verb, args)
             if changes:
                 last = self._last_seq
-                tag = "%d:%s" % (seq, line.rstrip(b"\r")[-8:].decode())   # SEQ, frame CRC
+                # SEQ then frame CRC, as the save keeps them (storage.py)
+                tag = (line[:line.find(b" ")] + line.rstrip(b"\r")[-8:]).decode()
                 # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
                 if last is not None and not 0 < (seq - last) % 65536 < 32768:
-                    if tag != self._saved_request:
+                    if seq != last or tag != self.store.request:
                         raise protocol.ProtocolError("stale", "an old request: not carried out")
-                    # The request whose change was saved last, sent again after a restart
-                    # took its reply: answered from the game as it is, not carried out twice.
+                    # The last request carried out, its change saved, sent again (a restart
+                    # took its reply): answered from the game as it is, not carried out twice.
                     args = None
-                self.store.pending = tag   # saved with the change it makes
+                self.store.seq = tag   # saved with the change it makes
             try:
                 words = self._answer(verb, args)
             finally:
-                self.store.pending = None
+                self.store.seq = None
             reply = ("ok", rseq, verb) + tuple(words)
             if changes:
                 self._last_seq = seq
-                self._saved_request = None
         except protocol.ProtocolError as e:
             reply = ("err", rseq, e.code) + message_words(e.message)
         except Exception as e:  # a fault in the firmware itself: report it, keep running

@@ -23,8 +23,10 @@ _STATE_FRAME = const(71)
 
 def answer(controller, verb, args):
     game = controller.game
-    if args is None:   # the retry of the request saved last (controller._execute)
-        return _answered_again(controller, verb)
+    if args is None:   # the retry of the request saved last (controller._execute): its
+        if verb == "undo":   # reply, as of the game now
+            return [str(game.position.plies)] + controller._sfen_words()
+        return () if verb == "resign" else (controller.game_id,)
     if verb == "start":
         return [controller.game_id] + game.start_sfen.split()
     if verb == "history":
@@ -66,15 +68,6 @@ def answer(controller, verb, args):
         return (str(matrix.rows), str(matrix.cols), "%x" % matrix.bitmap(matrix.raw),
                 "%x" % matrix.bitmap(matrix.stable))
     raise protocol.ProtocolError("verb", "unknown request")
-
-
-def _answered_again(controller, verb):
-    """The reply to `verb`, a request whose change is saved, sent again: as of the game now."""
-    if verb in ("new", "setpos"):
-        return (controller.game_id,)
-    if verb == "undo":
-        return [str(controller.game.position.plies)] + controller._sfen_words()
-    return ()
 
 
 def _new_game(controller, variant_name, mode, handicap, sfen):

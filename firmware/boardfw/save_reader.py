@@ -50,10 +50,10 @@ def parse(data, with_state=False):
         if check != "%08x" % crc:
             raise CorruptSave("entry damaged")
         words = text.split()
-        if words and words[-1][:1] == "@":    # made by a host request: its SEQ:CRC
-            fields["request"] = words.pop()[1:]
         if not words:
             raise CorruptSave("unknown entry")
+        if len(words) == (2 if words[0] == "-" else 4):   # made by a host request (storage.py)
+            fields["request"] = words.pop()
         if words[0] == "+" and len(words) == 2:
             tail.append(words[1])
         elif words[0] == "-":
