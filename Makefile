@@ -47,9 +47,11 @@ test: $(STAMP) $(EMU_STAMP) $(ORACLE_STAMP)
 test-slow: $(STAMP) $(EMU_STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
-# 10 000 noisy games with overlapping moves and 1 000 power cuts; prints its figures.
+# 10 000 noisy games with overlapping moves and 1 000 power cuts; prints its figures. Then
+# every reader fed 3 000 hostile inputs each (40 in `make test`).
 soak: $(STAMP)
 	$(BIN)/python -m pytest -q -s -m soak tests/firmware/test_soak.py
+	YARIBOARD_SOAK=1 $(BIN)/python -m pytest -q tests/cli/test_bounded_readers.py
 
 # Heap figures on the 32-bit unix port (the Pico's word size; the budgets) and the 64-bit one.
 bench: $(STAMP) $(EMU_STAMP)

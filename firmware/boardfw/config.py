@@ -174,7 +174,7 @@ def load(path):
         text = stream.read()
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RuntimeError):   # RuntimeError: nested deeper than the reader goes
         raise ValueError("%s: not valid JSON" % path)
     if not isinstance(data, dict):
         raise ValueError("%s: must hold a JSON object" % path)

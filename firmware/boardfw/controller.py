@@ -280,11 +280,22 @@ class Controller:
         rseq = str(seq)
         try:
             changes = protocol.check_request(verb, args)
-            last = self._last_seq
-            # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
-            if changes and last is not None and not 0 < (seq - last) % 65536 < 32768:
-                raise protocol.ProtocolError("stale", "an old request: not carried out")
-            words = self._answer(verb, args)
+            if changes:
+                last = self._last_seq
+                # SEQ then frame CRC, as the save keeps them (storage.py)
+                tag = (line[:line.find(b" ")] + line.rstrip(b"\r")[-8:]).decode()
+                # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
+                if last is not None and not 0 < (seq - last) % 65536 < 32768:
+                    if seq != last or tag != self.store.request:
+                        raise protocol.ProtocolError("stale", "an old request: not carried out")
+                    # The last request carried out, its change saved, sent again (a restart
+                    # took its reply): answered from the game as it is, not carried out twice.
+                    args = None
+                self.store.seq = tag   # saved with the change it makes
+            try:
+                words = self._answer(verb, args)
+            finally:
+                self.store.seq = None
             reply = ("ok", rseq, verb) + tuple(words)
             if changes:
                 self._last_seq = seq
@@ -297,7 +308,8 @@ class Controller:
 
     def _answer(self, verb, args):
         """Carry out a checked request; its reply words (docs/protocol.md, one verb each).
-        The rarer verbs are answered by boardfw/requests.py, loaded for the occasion."""
+        The rarer verbs are answered by boardfw/requests.py, loaded for the occasion; `args`
+        None: the retry of the request saved last (_execute), a rare verb too."""
         game = self.game
         if verb == "state":
             return [self.game_id, game.variant.name, game.mode, str(self._ply()),

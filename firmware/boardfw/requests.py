@@ -23,6 +23,10 @@ _STATE_FRAME = const(71)
 
 def answer(controller, verb, args):
     game = controller.game
+    if args is None:   # the retry of the request saved last (controller._execute): its
+        if verb == "undo":   # reply, as of the game now
+            return [str(game.position.plies)] + controller._sfen_words()
+        return () if verb == "resign" else (controller.game_id,)
     if verb == "start":
         return [controller.game_id] + game.start_sfen.split()
     if verb == "history":

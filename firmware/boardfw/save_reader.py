@@ -50,6 +50,10 @@ def parse(data, with_state=False):
         if check != "%08x" % crc:
             raise CorruptSave("entry damaged")
         words = text.split()
+        if not words:
+            raise CorruptSave("unknown entry")
+        if len(words) == (2 if words[0] == "-" else 4):   # made by a host request (storage.py)
+            fields["request"] = words.pop()
         if words[0] == "+" and len(words) == 2:
             tail.append(words[1])
         elif words[0] == "-":
@@ -70,7 +74,8 @@ def parse(data, with_state=False):
     moves = _moves(move_lines, kept, tail)
     try:
         saved = SavedGame(fields["id"], fields["variant"], fields["mode"], fields["handicap"],
-                          result, illegal, fields["start"], moves)
+                          result, illegal, fields["start"], moves,
+                          fields.get("request", "-"))
     except KeyError:
         raise CorruptSave("missing field")
     if with_state:

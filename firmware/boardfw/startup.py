@@ -29,6 +29,9 @@ def boot(controller):
     for sq in variant.squares:
         led_at[sq] = config.led_index(variant.square_name(sq))
     warning = _resume_or_start(controller)
+    request = controller.store.request
+    if request != "-":   # kept with the game: a request carried out stays old after a restart
+        controller._last_seq = int(request[:-8])   # SEQ, then the frame's CRC
     controller._send("hello", str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION,
                      controller.game_id, str(controller.game.position.plies))
     if warning:

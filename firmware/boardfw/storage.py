@@ -16,12 +16,16 @@ File format (text, one item per line):
     result -
     illegal -               (or the USI of the move that lost a tournament game)
     start <SFEN>
+    request 421c0ffee0      (SEQ then frame CRC of the last host request whose change is
+                            saved, or -: a retry after a restart is not carried out again)
     moves 7g7f 3c3d ...     (repeated, at most 16 moves per line)
     crc <crc32 of every byte above, 8 hex digits>
     + 2g2f 1c0ffee0         entries appended since: a move,
     - 9a3e27b1              a take-back (of the illegal move if one is recorded, else of the
                             last move; it clears the result),
-    = white:resignation - 00c0ffee    the result and the illegal move as they now are.
+    = white:resignation - 00c0ffee    the result and the illegal move as they now are;
+    - 421c0ffee0 9a3e27b1   a take-back or result a host request made ends in its SEQ and
+                            frame CRC (as the `request` line).
 An entry ends in the CRC-32 of the file's text up to it (the `crc` line's value extended by
 each entry's text before its CRC): an entry that is damaged, missing or out of place in the
 chain is caught. A last entry cut short by a power cut (no line end) is dropped at boot and
@@ -44,7 +48,8 @@ class SavedGame:
     """What a save holds. `moves`: the USI strings of the moves, an iterable walked once
     (a save turns a game's moves into text one at a time; a load reads them one at a time)."""
 
-    def __init__(self, game_id, variant, mode, handicap, result, illegal, start_sfen, moves):
+    def __init__(self, game_id, variant, mode, handicap, result, illegal, start_sfen, moves,
+                 request="-"):
         self.game_id = game_id
         self.variant = variant
         self.mode = mode
@@ -53,6 +58,7 @@ class SavedGame:
         self.illegal = illegal      # '-' or the USI of the move that lost a tournament game
         self.start_sfen = start_sfen
         self.moves = moves
+        self.request = request      # '-' or SEQ then CRC of the request that made the last change
 
 
 class CorruptSave(ValueError):
@@ -72,6 +78,9 @@ class GameStore:
         self.illegal = "-"
         self.appended = 0
         self.crc = 0                # of the record so far: the next entry extends it
+        self.request = "-"          # SEQ and CRC of the last request whose change is saved
+        self.seq = None             # SEQ and CRC of the request being carried out, saved with
+                                    # its change (the controller sets it)
 
     def save(self, saved):
         """Write `saved` (a SavedGame) whole to the temp file and swap it in atomically."""
@@ -84,7 +93,8 @@ class GameStore:
             for key, value in (("id", saved.game_id), ("variant", saved.variant),
                                ("mode", saved.mode), ("handicap", saved.handicap),
                                ("result", saved.result), ("illegal", saved.illegal),
-                               ("start", saved.start_sfen)):
+                               ("start", saved.start_sfen),
+                               ("request", self.seq or self.request)):
                 for text in ("\n", key, " ", value):
                     crc = write(f, text, crc)
             written = 0
@@ -101,6 +111,7 @@ class GameStore:
             f.close()
         os.rename(self.dir + _TMP, self.path)
         self.plies = written
+        self.request = self.seq or self.request
         self.result = saved.result
         self.illegal = saved.illegal
         self.appended = 0
@@ -109,6 +120,8 @@ class GameStore:
     def append(self, *words):
         """Append one entry: ('+', USI) a move, ('-',) a take-back, ('=', result, illegal).
         True once the record is due for a compaction (a `save`)."""
+        if self.seq:   # in the same line as the change: a power cut keeps both or neither
+            words += (self.seq,)
         text = " ".join(words)
         crc = binascii.crc32(text, self.crc) & 0xFFFFFFFF   # a str as its bytes, as in `write`
         f = self.open(self.path, "ab")
@@ -117,6 +130,7 @@ class GameStore:
         finally:
             f.close()
         self.crc = crc
+        self.request = self.seq or self.request
         self.appended += 1
         op = words[0]
         if op == "+":
@@ -151,6 +165,7 @@ class GameStore:
         finally:
             unload("boardfw.save_reader")
         self.plies = tail[0]
+        self.request = saved.request
         self.result = saved.result
         self.illegal = saved.illegal
         self.appended = tail[1]

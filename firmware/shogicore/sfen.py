@@ -42,10 +42,15 @@ def read_sfen(variant, text):
                 j = i + 1
                 while j < len(row) and "0" <= row[j:j + 1] <= "9":    # '11': a whole Wa rank
                     j += 1
-                for _ in range(int(row[i:j])):
-                    if file >= 1:
-                        board[v.square(file, r + 1)] = EMPTY
-                    file -= 1
+                # Only the squares the board has are walked: a count written in the text
+                # must not set the work (k99999999999 froze the board).
+                if j - i > 2:
+                    raise SfenError("rank %s has more than 99 squares, %s needs %d"
+                                    % (chr(97 + r), v.name, v.files))
+                run = int(row[i:j])
+                for f in range(file, max(file - run, 0), -1):
+                    board[v.square(f, r + 1)] = EMPTY
+                file -= run
                 i = j
                 continue
             symbol = c

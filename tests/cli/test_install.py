@@ -121,3 +121,19 @@ def test_a_benchmark_needing_the_development_setup_says_so_in_one_line(installed
     assert proc.returncode == 1
     assert proc.stderr.startswith("yariboard: error: bench rules needs the development setup")
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_the_emulated_pico_from_an_installed_copy_says_in_one_line_how_to_get_it(installed):
+    """An installed copy has no tools/ (the emulator, the deployment): `sim --emulator` and
+    `play --sim --emulator` say where the emulated Pico runs, in one line, no traceback."""
+    tool, python, work, env = installed
+    (work / "moves.txt").write_text("move 7g7f\n")
+    for args in (["sim", "--emulator", "--script", "moves.txt"],
+                 ["play", "--sim", "--emulator", "--new"]):
+        proc = subprocess.run([str(tool), "--db", str(work / "emu.db")] + args, cwd=work,
+                              env=env, capture_output=True, text=True, timeout=300,
+                              stdin=subprocess.DEVNULL)
+        assert proc.returncode != 0, args
+        assert "Traceback" not in proc.stderr, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and "make emulator" in lines[0] and "checkout" in lines[0], lines

@@ -126,6 +126,7 @@ def cut_power_during_games(tmp_path, board, cuts_wanted, seed):
             client.close()
             sim.restart()
             client = SerialClient(sim.port)
+            client.follow_board()
             kind, state = client.request("state")
             assert kind == "ok" and state[3] == str(len(intended))
             assert " ".join(state[5:]) == game.position.sfen()

@@ -305,6 +305,7 @@ def test_the_host_resigns_for_a_player_or_records_a_flag_fall(board):
     sim.restart()                                            # and it was saved first
     client.close()
     client = SerialClient(sim.port)
+    client.follow_board()
     try:
         assert client.request("state")[1][4] == "black:time"
         mark = len(client.frames)

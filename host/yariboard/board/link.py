@@ -56,10 +56,14 @@ class BoardRefused(LinkError):
 
 class Link:
     def __init__(self, port=None, finder=board_ports, reply_timeout=1.0, retries=3,
-                 on_status=None):
+                 on_status=None, clock=time.monotonic):
+        """`clock()` (seconds) is what `reply_timeout` is measured on: the wall clock for a
+        real board, the board's own time for an emulated one (EmulatedPico.board_seconds),
+        which a busy machine slows down as much as it slows the board."""
         self.port_override = port
         self.finder = finder
         self.reply_timeout = reply_timeout
+        self.clock = clock
         self.retries = retries
         self.on_status = on_status
         self.serial = None
@@ -233,12 +237,15 @@ class Link:
         frame = protocol.encode(seq, [verb] + [str(a) for a in args])
         for _ in range(self.retries + 1):
             self._write(frame)
-            deadline = time.monotonic() + self.reply_timeout
+            sent = self.clock()
             resend = False
-            while not resend and time.monotonic() < deadline:
+            while not resend:
+                left = self.reply_timeout - (self.clock() - sent)
+                if left <= 0:
+                    break
                 reply = None
                 # Every event of the batch is queued, also those read after the reply.
-                for _, kind, words in self._read_frames(deadline - time.monotonic()):
+                for _, kind, words in self._read_frames(left):
                     if kind not in ("ok", "err"):
                         self.events.append((kind, words))
                     elif words and words[0] == str(seq):

@@ -7,6 +7,7 @@ import sys
 from importlib import metadata
 
 from yariboard.records.archive import ArchiveError, default_path, unreadable
+from yariboard.sim.emulator import EmulatorError
 from yariboard.cli.common import add_db_option, fail
 
 # Each module defines register(subparsers) and sets `func` on its parsers.
@@ -59,7 +60,7 @@ def main(argv=None):
         return 2
     try:
         return args.func(args) or 0
-    except ArchiveError as error:
+    except (ArchiveError, EmulatorError) as error:
         return fail(str(error))
     except sqlite3.DatabaseError as error:
         # damage that only shows past the checks made on opening

@@ -7,6 +7,7 @@ died. Closing sends `quit`, then ends the process by force if it does not go: no
 process outlives its adapter.
 """
 import collections
+import os
 import queue
 import subprocess
 import threading
@@ -16,6 +17,9 @@ from yariboard.engines.base import EngineError
 
 QUIT_SECONDS = 2.0
 STDERR_TAIL_LINES = 20
+# A wait measured in the engine's CPU time (its start) ends on the wall clock at this many
+# times its length at the latest: an engine asleep for good is not waited for for ever.
+CPU_WAIT_WALL_FACTOR = 10
 
 
 class EngineProcess:
@@ -58,26 +62,57 @@ class EngineProcess:
         except (BrokenPipeError, OSError, ValueError):
             raise self.Died(self._died_message("sending %r" % line))
 
-    def _read_until(self, done, timeout, waiting_for, on_timeout=None):
+    def _read_until(self, done, timeout, waiting_for, on_timeout=None, cpu=False):
         """Read lines until `done(line)` and return that line. `Died` if the engine ends,
         `Error` once `timeout` seconds pass; `on_timeout()`, when given, is called the first
-        time they do and may return more seconds to wait (a search asked to stop at once)."""
+        time they do and may return more seconds to wait (a search asked to stop at once).
+        With `cpu`, the seconds are the engine's own CPU time (a start, which a busy machine
+        slows down), up to CPU_WAIT_WALL_FACTOR times as long on the wall clock."""
         deadline = time.monotonic() + timeout
+        if cpu:
+            cpu_start = self._cpu_seconds()
+            wall_end = deadline + (CPU_WAIT_WALL_FACTOR - 1) * timeout
+
+            def on_timeout():
+                return self._cpu_left(cpu_start, timeout, wall_end)
         while True:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 more = on_timeout() if on_timeout is not None else None
+                if cpu and more is not None:
+                    deadline = time.monotonic() + more
+                    continue
                 on_timeout = None
                 if more is not None:
                     deadline = time.monotonic() + more
                     continue
-                raise self.Error("engine %r did not send %s within %.1f s"
-                                 % (self.name, waiting_for, timeout))
+                raise self.Error("engine %r did not send %s within %.1f s%s"
+                                 % (self.name, waiting_for, timeout,
+                                    " of its CPU time" if cpu else ""))
             if line is None:
                 raise self.Died(self._died_message("waiting for %s" % waiting_for))
             if done(line):
                 return line
+
+    def _cpu_seconds(self):
+        """The CPU time the engine's process has used (Linux's /proc), None where unknown."""
+        try:
+            with open("/proc/%d/stat" % self._process.pid) as stat:
+                fields = stat.read().rpartition(")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError, AttributeError):
+            return None
+
+    def _cpu_left(self, cpu_start, timeout, wall_end):
+        """Seconds more to wait for an engine given `timeout` of CPU time from `cpu_start`;
+        None once it has had them, once the wall clock reaches `wall_end`, or where the CPU
+        time is unknown."""
+        used = self._cpu_seconds()
+        left = min(wall_end - time.monotonic(),
+                   timeout - (used - cpu_start) if used is not None and cpu_start is not None
+                   else 0)
+        return left if left > 0 else None
 
     def _discard_stale_output(self):
         """Drop lines left over from an earlier, failed exchange, so that an old answer is

@@ -175,12 +175,12 @@ class UsiEngine(EngineProcess):
                 self.options[option.name] = option
             return line.strip() == "usiok"
 
-        self._read_until(header, timeout, "usiok")
+        self._read_until(header, timeout, "usiok", cpu=True)
         self._select_variant()
         for name, value in options.items():
             self.set_option(name, value)
         self._send("isready")
-        self._read_until(lambda line: line.strip() == "readyok", timeout, "readyok")
+        self._read_until(lambda line: line.strip() == "readyok", timeout, "readyok", cpu=True)
 
     def _select_variant(self):
         wanted = FAIRY_VARIANT_NAMES[self.variant.name]

@@ -441,6 +441,13 @@ class SerialClient:
                 raise TimeoutError("no matching frame; last frames: %r" % (self.frames[-5:],))
             self.pump()
 
+    def follow_board(self):
+        """Number the next requests after the last changing one the board carried out (LAST
+        of its `version` reply), as a host that connects does (docs/protocol.md): the board
+        keeps LAST with its saved game, across restarts."""
+        last = self.request("version")[1][4]
+        self.seq = 0 if last == "-" else protocol.next_seq(int(last))
+
     def request(self, *words, timeout=None):
         """Send a request; returns ('ok', words after the verb) or ('err', [code, message...])."""
         mark = len(self.frames)

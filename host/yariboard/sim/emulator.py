@@ -104,8 +104,16 @@ class EmulatorError(RuntimeError):
     pass
 
 
+# An installed copy has none of tools/: the emulator (tools/emulator), the deployment
+# (tools/flash.py) and the Pico's image beside the clone come with the source checkout.
+FROM_CHECKOUT = ("the emulated Pico runs from the project's source checkout: clone it, run "
+                 "`make emulator` there and start yariboard from its .venv")
+
+
 def missing_parts():
     """What the emulator lacks on this machine, as a one-line reason ('' when ready)."""
+    if not os.path.isfile(os.path.join(EMULATOR, "board.ts")):
+        return FROM_CHECKOUT
     if not shutil.which("node"):
         return "node is not installed (apt-get install nodejs npm)"
     if not os.path.isdir(os.path.join(EMULATOR, "node_modules", "rp2040js")):
@@ -138,6 +146,8 @@ class EmulatedPico(PtyBoard):
         self._reports = threading.Condition()
         self._answers = {}
         self._token = 0
+        self._board_reading = (0.0, time.monotonic())   # (board s, wall s) when last asked
+        self._board_offset = 0.0   # board s of the emulator processes before this one
         os.set_blocking(self._master, False)   # the emulator never blocks on a full pty
 
     # -- power -----------------------------------------------------------------------------
@@ -181,6 +191,23 @@ class EmulatedPico(PtyBoard):
     def sync(self, timeout=120):
         """Wait until every command sent so far has taken effect; the board time then (ns)."""
         return int(self._ask("sync", timeout)[0])
+
+    def board_seconds(self):
+        """Seconds of board time the chip has run (the clock of Link's waits on it). While
+        the chip is off, or gives no answer for a minute, it goes on as the wall clock's
+        from the last reading: a board that is gone is waited for no longer than a real one."""
+        last, at = self._board_reading
+        seconds = last + (time.monotonic() - at)
+        if self.alive():
+            try:
+                seconds = self._board_offset + self.stats()["ns"] / 1e9
+            except EmulatorError:
+                pass
+            if seconds < last:   # a new emulator process: its time starts from 0 again
+                self._board_offset += last - seconds
+                seconds = last
+        self._board_reading = (seconds, time.monotonic())
+        return seconds
 
     def stats(self, timeout=60):
         """Counters of the emulated chip: board time, flash work, main-loop passes."""
@@ -357,6 +384,11 @@ class EmuRig(SimRig):
         """{square: LED style name}, as the decoded colours of the last second tell."""
         now = self.board.sync()
         return seen_styles(self.board.led_times, now)
+
+    def board_seconds(self):
+        """The emulated Pico's own time: a busy machine slows the chip, and with it every
+        wait of the host's on it, so a slow machine is slow, never wrong."""
+        return self.board.board_seconds()
 
     def phase(self):
         """The emulated Pico reports no interpreter phase: '' (the view then says less)."""

@@ -55,6 +55,11 @@ class SimRig:
         self.plugged = True
         return self
 
+    def board_seconds(self):
+        """The clock the host's waits for this board run on (board.link.Link's `clock`): the
+        wall clock, which the unix port keeps up with."""
+        return time.monotonic()
+
     def close(self):
         if self.board is not None:
             self.board.close()

@@ -73,7 +73,7 @@ class SimConsole:
         self.watch = watch
         self.console = console
         self.names = names
-        self.link = Link(finder=rig.ports)
+        self.link = Link(finder=rig.ports, clock=rig.board_seconds)
         self.recorder = Recorder(self.link, archive, black=names[0], white=names[1])
         self.session = PlaySession(self.recorder, engines or {}, time_limit=time_limit,
                                    make_hint_engine=Engine, clock=clock)

@@ -336,6 +336,8 @@ def _line_aware_loads(text):
         return decoder.decode(text)
     except json.JSONDecodeError as error:
         raise _at_line(error.lineno, "not valid JSON: %s (column %d)" % (error.msg, error.colno))
+    except ValueError:   # Python reads no whole number of more than 4300 digits
+        raise _at_line(1, "not valid JSON: a number of more than 4300 digits")
 
 
 def read_json(text):

@@ -308,7 +308,7 @@ def _record(statements, first_line):
                 raise _at_line(number, "bad start position: %s" % error)
             record.start_sfen = position.sfen()
             record.handicap = handicap_of("shogi", record.start_sfen)
-        elif statement[0] in "+-":
+        elif statement[:1] in ("+", "-"):   # (an empty statement is no move)
             if position is None:
                 raise _at_line(number, "move before the start position (PI and +/-)")
             if ending is not None:
