@@ -118,7 +118,10 @@ class Position:
 
     # -- attacks ---------------------------------------------------------------------------
     def _attacked(self, sq, by):
-        """Is `sq` attacked by a piece of colour `by`?"""
+        """Is `sq` attacked by a piece of colour `by`? Square 0, a missing General's, never
+        is: a side without a General is never in check."""
+        if not sq:
+            return False
         board = self.board
         v = self.variant
         sign = 1 - 2 * by   # the tables are Black's: White's deltas are turned around
@@ -154,9 +157,11 @@ class Position:
         """Squares of `side`'s pieces that shield its General from an enemy slider."""
         board = self.board
         king = self.kings[side]
+        pinned = []
+        if not king:
+            return pinned
         enemy = 1 - side
         sign = 2 * side - 1     # the enemy's: the tables are Black's
-        pinned = []
         for delta, mask in self.variant.slide_attacks:
             delta *= sign
             s = king + delta
@@ -521,7 +526,7 @@ class Position:
     def can_declare_impasse(self):
         """Both Generals stand in their own promotion zones (and the variant has the rule)."""
         v = self.variant
-        if not v.impasse_threshold:
+        if not v.impasse_threshold or not self.kings[BLACK] or not self.kings[WHITE]:
             return False
         zone = v.promotion_ranks
         return v.depth[BLACK][self.kings[BLACK]] <= zone and v.depth[WHITE][self.kings[WHITE]] <= zone

@@ -8,7 +8,7 @@ from micropython import const
 
 from shogicore.errors import SfenError
 from shogicore.position import EMPTY
-from shogicore.variants import BLACK, KING, PAWN, WHITE
+from shogicore.variants import BLACK, KING, WHITE
 
 _WALL = const(64)   # as position.py: the value of the padding around the board
 # Move numbers beyond this are refused: every value a game keeps must be bounded so that
@@ -122,29 +122,21 @@ def read_sfen(variant, text):
 
 
 def _check_pieces(v, board):
-    """Refuse a piece that could never move, two pawns on a file, a missing or extra
-    General; the two Generals' squares."""
+    """Refuse more than one General a side, or none at all; the two Generals' squares, 0 for
+    a side without one (a tsume problem's attacker).
+
+    A composed position is read as the shogi world's readers read it: two pawns of a side
+    on one file and a piece that can never move are accepted. Nifu is a rule of drops and
+    forced promotion one of moves (Position), and a pawn never changes its file by moving."""
     kings = [[], []]
-    pawn_files = (set(), set())
     for sq in v.squares:
         p = board[sq]
-        if not p:
-            continue
-        kind, colour = p & 31, p >> 5
-        if kind == KING:
-            kings[colour].append(sq)
-        if v.depth[colour][sq] <= v.forced[kind]:
-            raise SfenError("%s on %s could never move" % (
-                v.symbol(kind) if colour == BLACK else v.symbol(kind).lower(),
-                v.square_name(sq)))
-        if kind == PAWN:
-            f = v.file_of(sq)
-            if f in pawn_files[colour]:
-                raise SfenError("two %s pawns on file %d (nifu)" % (
-                    ("Black", "White")[colour], f))
-            pawn_files[colour].add(f)
+        if p & 31 == KING:
+            kings[p >> 5].append(sq)
     for colour, name in ((BLACK, "Black"), (WHITE, "White")):
-        if len(kings[colour]) != 1:
-            raise SfenError("%s must have exactly one General, has %d"
+        if len(kings[colour]) > 1:
+            raise SfenError("%s must have at most one General, has %d"
                             % (name, len(kings[colour])))
-    return [kings[BLACK][0], kings[WHITE][0]]
+    if not kings[BLACK] and not kings[WHITE]:
+        raise SfenError("a position needs at least one General")
+    return [(kings[colour] or [0])[0] for colour in (BLACK, WHITE)]

@@ -18,7 +18,7 @@ def declaration_wins(position):
     side = position.side
     depth = v.depth[side]
     king = position.kings[side]
-    if depth[king] > 3 or position.in_check():
+    if not king or depth[king] > 3 or position.in_check():   # 0: no king to enter
         return False
     board = position.board
     in_zone = [sq for sq in v.squares
