@@ -57,6 +57,12 @@ def read_jkf(text):
     record.date = dates.read_date(header["開始日時"], record.zone) if "開始日時" in header else None
     record.tags = [(key, value.strip()) for key, value in header.items() if key not in FIELD_HEADERS
                    and (key != "開始日時" or dates.needs_text(value, record.date, record.zone))]
+    initial = data.get("initial")
+    handicap = header.get("手合割", "").strip()
+    if (isinstance(initial, dict) and initial.get("preset") == "OTHER" and handicap
+            and (handicap != "その他" or "下手" in header or "上手" in header)):
+        # beside a set-up position, as KIF keeps it: the words the sides go by
+        record.tags.append(("手合割", handicap))
     record.date = record.date or now_stamp()
     variant = variant_by_name("shogi")
     position = Position(variant, record.start_sfen)
@@ -197,12 +203,14 @@ def _game(record, notes):
         name = kif.handicap_name(record)
     except RecordError:
         pass
-    names = kif.HANDICAP_SIDE_NAMES if name not in (None, kif.EVEN) else kif.SIDE_NAMES
+    # a set-up position keeps the 手合割 its file gave, which says what the sides are called
+    handicap = name or record.tag("手合割").strip()
+    names = kif.HANDICAP_SIDE_NAMES if handicap not in ("", kif.EVEN) else kif.SIDE_NAMES
     header = {}
     if record.tag("開始日時") == "":
         header["開始日時"] = dates.write_date(record.date, record.zone)
     header.update((key, value) for key, value in record.tags if key != kif.ENDING_TAG)
-    header["手合割"] = name or "その他"
+    header["手合割"] = handicap or "その他"
     header[names["black"]], header[names["white"]] = record.black, record.white
     if record.mode != "casual":
         header["対局モード"] = record.mode

@@ -60,6 +60,8 @@ def read_ki2(text):
         if line.startswith("*"):
             lines.append((number, line))
             continue
+        if re.match(r"まで\d+手詰\s*$", line):
+            continue   # a tsume problem's length, as KIF reads it (see kif.py), not a result
         if line.startswith("まで"):
             word = _ending_word(line, number)
             lines.append((number, "%d %s" % (ply + 1, word)))

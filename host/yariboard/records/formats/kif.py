@@ -54,6 +54,10 @@ FULL_WIDTH = "１２３４５６７８９"
 KANJI = "一二三四五六七八九"
 DATE_FORMAT = "%Y/%m/%d %H:%M:%S"
 MOVE_HEADER = "手数----指手---------消費時間--"
+# An unfinished game's last line when it is not 中断 (封じ手, a sealed move), kept as a tag.
+ENDING_TAG = "終局"
+# The KIF text of the illegal move a game was lost by (it is not one of the record's moves).
+ILLEGAL_TAG = "反則手"
 SIDE_NAMES = {"black": "先手", "white": "後手"}
 HANDICAP_SIDE_NAMES = {"black": "下手", "white": "上手"}
 ENDINGS = {"mate": "詰み", "resignation": "投了", "repetition": "千日手",
@@ -110,8 +114,9 @@ def write_kif(records, comments=None):
     return "\n".join(_game(record, (comments and comments(record)) or {}) for record in records)
 
 
-def head_lines(record):
-    """The header lines of a KIF or KI2 game, and the names its sides go by there."""
+def head_lines(record, apart=(ENDING_TAG,)):
+    """The header lines of a KIF or KI2 game, and the names its sides go by there; the tags
+    `apart` are written elsewhere (KIF writes the illegal move that lost as a move)."""
     if record.variant not in PIECES:
         raise RecordError("game %s: KIF and KI2 hold standard shogi and Yari games, not %s"
                           % (record.id or "?", record.variant))
@@ -122,11 +127,11 @@ def head_lines(record):
         if record.variant != "shogi":
             raise
         position_lines = bod.write_diagram(record.start_sfen)
-        names = SIDE_NAMES
+        names = SIDE_NAMES if record.tag("手合割").strip() in ("", EVEN) else HANDICAP_SIDE_NAMES
     lines = ["# yariboard: times in %s" % (record.zone or "UTC")]
     if record.tag("開始日時") == "":
         lines.append("開始日時：%s" % dates.write_date(record.date, record.zone))
-    lines += ["%s：%s" % (key, _one_line(value)) for key, value in record.tags if key != ENDING_TAG]
+    lines += ["%s：%s" % (key, _one_line(value)) for key, value in record.tags if key not in apart]
     if record.variant == "yari":
         lines.append("%s：%s" % YARI_HEADER)
     lines += position_lines
@@ -138,7 +143,7 @@ def head_lines(record):
 
 
 def _game(record, notes):
-    lines, names = head_lines(record)
+    lines, names = head_lines(record, (ENDING_TAG, ILLEGAL_TAG))
     lines.append(MOVE_HEADER)
     lines += comment_lines(record.comments.get(0, ""), notes.get(0, []))
     variant = variant_by_name(record.variant)
@@ -157,7 +162,15 @@ def _game(record, notes):
 
     final = replay(record, add)
     plies = len(record.moves)
-    if record.reason:
+    if record.reason == "illegal-move" and record.tag(ILLEGAL_TAG):
+        # the move that lost is written as the file had it, then the side to move wins
+        plies += 1
+        lines.append("%4d %s" % (plies, record.tag(ILLEGAL_TAG)))
+        lines.extend(comment_lines(record.comments.get(plies, ""), []))
+        lines.append("%4d 反則勝ち" % (plies + 1))
+        lines.extend(comment_lines(record.comments.get(plies + 1, ""), []))
+        lines.append("まで%d手で%sの反則勝ち" % (plies, names[record.winner]))
+    elif record.reason:
         if record.reason == "impasse":
             word = IMPASSE_DRAW if record.winner == "draw" else IMPASSE_WIN
         elif record.reason == "illegal-move" and _ending("反則勝ち", final, 0)[1] == record.winner:
@@ -345,9 +358,13 @@ def record_of(headers, body, diagram, zone, side):
                                         record, line)
         if side == "w":
             record.start_sfen = record.start_sfen.replace(" b ", " w ")
-    record.date = dates.read_date(values["開始日時"][0], zone) if "開始日時" in values else None
+    started = values.get("開始日時", ("",))[0].strip()   # an empty one says nothing: no date
+    record.date = dates.read_date(started, zone) if started else None
     record.tags = [(key, value) for key, value, _ in headers if key not in FIELD_HEADERS
-                   and (key != "開始日時" or dates.needs_text(value, record.date, zone))]
+                   and (key != "開始日時" or started and dates.needs_text(value, record.date, zone))]
+    if diagram and "手合割" in values:
+        # beside a diagram it names no position, only which words the sides go by (下手/上手)
+        record.tags.append(("手合割", values["手合割"][0]))
     record.date = record.date or now_stamp()
     for keys, field in ((("先手", "下手"), "black"), (("後手", "上手"), "white")):
         for key in keys:
@@ -359,9 +376,10 @@ def record_of(headers, body, diagram, zone, side):
     clock, last_to, ending = record.date, None, None
     move_lines, notes = [], {}
     move_re = MOVE_RES[variant_name]
+    illegal = None     # (error, KIF text) of a move that is not legal, kept if it lost the game
     for number, line in body:
         if line[0] == "*":
-            ply = len(record.moves) + (1 if ending is not None else 0)
+            ply = len(record.moves) + (1 if ending is not None else 0) + (1 if illegal else 0)
             notes.setdefault(ply, []).append(line[1:])
             continue
         result = RESULT_RE.match(line)
@@ -384,15 +402,30 @@ def record_of(headers, body, diagram, zone, side):
             raise _at_line(number, "unreadable move line %r" % line[:40])
         if ending is not None:
             raise _at_line(number, "move after the game ended")
-        if int(match.group(1)) != len(record.moves) + 1:
-            raise _at_line(number, "move number %s, expected %d" % (match.group(1), len(record.moves) + 1))
+        if illegal and not (match.group(7) and _ending(match.group(7), position, number)[0]
+                            == "illegal-move"):
+            raise illegal[0]
+        plies = len(record.moves) + (1 if illegal else 0)
+        if int(match.group(1)) != plies + 1:
+            raise _at_line(number, "move number %s, expected %d" % (match.group(1), plies + 1))
+        if illegal:
+            # the game was lost by this illegal move: its mover, the side to move, lost
+            ending = record.reason, record.winner = "illegal-move", (
+                "white" if position.side == BLACK else "black")
+            record.tags.append((ILLEGAL_TAG, illegal[1]))
+            continue
         if match.group(7):
             ending = _ending(match.group(7), position, number)
             record.reason, record.winner = ending
             if not record.reason and match.group(7) != SUSPENDED:
                 record.tags.append((ENDING_TAG, match.group(7)))
             continue
-        move = _parse_move(variant, position, match, last_to, number)
+        try:
+            move = _parse_move(variant, position, match, last_to, number)
+        except RecordError as error:
+            end = match.end(6) + 1 if match.group(6) else max(match.end(3), match.end(4))  # (59)
+            illegal = error, line[match.start(2):end]
+            continue
         spent = TIME_RE.match(match.group(8) or "")
         if spent:
             try:
@@ -403,6 +436,8 @@ def record_of(headers, body, diagram, zone, side):
         move_lines.append(number)
         position.push(move)
         last_to = move_to(move)
+    if illegal and ending is None:
+        raise illegal[0]
     record.comments = {ply: "\n".join(lines).rstrip("\n") for ply, lines in notes.items()}
     try:
         replay(record)
@@ -411,8 +446,6 @@ def record_of(headers, body, diagram, zone, side):
     return record
 
 
-# An unfinished game's last line when it is not 中断 (封じ手, a sealed move), kept as a tag.
-ENDING_TAG = "終局"
 
 
 def _start_sfen(variant_name, handicap, record, line):
