@@ -16,7 +16,7 @@ from shogicore.notation import parse_usi, to_usi
 from yariboard.engines.fsf_notation import sfen_to_fsf, usi_to_uci
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
-from yariboard.engines.base import Limit
+from yariboard.engines.base import EngineError, Limit
 from yariboard.engines.builtin.search import Engine
 from yariboard.engines.match import builtin_usi_argv, open_builtin
 from yariboard.engines.usi_server import UsiServer, move_time_ms, parse_go
@@ -132,6 +132,18 @@ def test_position_with_moves_but_no_position_is_a_one_line_error():
     errors = [line for line in lines if line.startswith("info string error:")]
     assert len(errors) == 2 and all("position startpos|sfen" in e for e in errors)
     assert lines[-1] == "readyok"      # the session went on
+
+
+def test_a_tsume_position_without_the_attackers_king_is_a_one_line_error():
+    tsume = "7pk/7p1/7p1/7p1/7p1/7p1/7p1/7p1/7p1 b 2R4L4s4n 1"   # the rules core reads it
+    Position(SHOGI, tsume)
+    lines = transcript(["usi", "setoption name USI_Variant value shogi",
+                        "position sfen " + tsume, "isready"])
+    errors = [line for line in lines if line.startswith("info string error:")]
+    assert len(errors) == 1 and "side without a General" in errors[0]
+    assert lines[-1] == "readyok"
+    with pytest.raises(EngineError, match="needs both Generals"):
+        Engine().search(Position(SHOGI, tsume), Limit(depth=1))
 
 
 def test_end_of_input_during_a_timed_search_ends_the_program_at_once():

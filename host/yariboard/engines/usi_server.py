@@ -246,6 +246,9 @@ class UsiServer:
                 position = Position(self.variant, " ".join(args[1:]))
             except (ValueError, MoveError, IndexError, KeyError) as e:
                 raise ValueError("bad SFEN %r: %s" % (" ".join(args[1:]), e))
+            if not all(position.kings):   # the rules core holds it; the engine cannot judge it
+                raise ValueError("a position with a side without a General (a tsume problem's "
+                                 "attacker) is not supported by the built-in engine")
         else:
             raise ValueError("position startpos|sfen SFEN [moves ...]")
         for text in moves:

@@ -16,6 +16,7 @@ import time
 from yariboard.engines.builtin.exchange import gives_check
 from yariboard.engines.builtin.movegen import legal_moves
 from yariboard.engines.builtin.playmoves import make_unmake
+from yariboard.engines.builtin.search import refuse_kingless
 from yariboard.engines.builtin.tables import tables_for
 
 INFINITE = 10 ** 9
@@ -35,6 +36,7 @@ class MateSearch:
     """One mate search of `position` for its side to move; `run()` answers."""
 
     def __init__(self, position, seconds=None, stop_event=None):
+        refuse_kingless(position)
         self.pos = position.copy()
         self.make, self.unmake = make_unmake(self.pos)
         self.tables = tables_for(position.variant)

@@ -25,7 +25,8 @@ from shogicore.move import PROMOTION
 from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE
 
-from yariboard.engines.base import MATE_BOUND, MATE_SCORE, MAX_PLY, Limit, SearchResult, mate_plies
+from yariboard.engines.base import (MATE_BOUND, MATE_SCORE, MAX_PLY, EngineError, Limit,
+                                   SearchResult, mate_plies)
 from yariboard.engines.builtin.evaluation import evaluate, evaluate_black, king_danger, move_delta
 from yariboard.engines.builtin.exchange import (gives_check, loses_exchange, made_check,
                                                 quiet_move_loses)
@@ -148,6 +149,7 @@ class Engine:
         clock; with a time, iterative deepening until the time is used; a node budget caps
         the nodes searched, exactly (the clock is read every TIME_CHECK_NODES nodes).
         """
+        refuse_kingless(position)
         if self.dangers_of is not position.variant:
             # the dangers are the position's alone, so they stand from move to move: the
             # next search meets most of the last one's positions and arrangements again
@@ -763,6 +765,14 @@ class _NearHorizon:
         if futile:
             self.lent = after
         return True
+
+
+def refuse_kingless(position):
+    """The engine judges every position by both Generals: a set-up position where a side has
+    none (a tsume problem's attacker, which the rules core accepts) is refused in one line."""
+    if not all(position.kings):
+        raise EngineError("the built-in engine needs both Generals on the board; "
+                          "this position has a side without one")
 
 
 def has_legal_move(tables, position):
