@@ -26,14 +26,21 @@ def test_matrix_reports_a_change_only_after_it_held_for_the_debounce_time():
     result = micropython_json("""
 from boardfw.matrix import Matrix
 from boardfw.sim_hw import SimMatrixPins
+class Changes:
+    # what the matrix rings (matrix.Watch.append), as [row, col, closed] of 7 columns
+    def __init__(self):
+        self.items = []
+    def append(self, code, t):
+        self.items.append([(code & 255) // 7, (code & 255) % 7, bool(code & 256)])
+        return True
 pins = SimMatrixPins(9)
 m = Matrix(pins, 9, 7, 30)
 m.prime(0)
 log = []
 def scan(t):
-    changes = []
+    changes = Changes()
     m.scan(t, changes)
-    log.append([t, changes])
+    log.append([t, changes.items])
 pins.set(2, 3, True); scan(5)            # flicker: on for 20 ms only
 scan(15); pins.set(2, 3, False); scan(25); scan(60); scan(100)
 pins.set(4, 1, True); scan(110); scan(139); scan(140); scan(200)
@@ -52,6 +59,13 @@ def test_a_chattering_switch_does_not_hold_up_its_neighbours_in_the_row():
     reported = micropython_json("""
 from boardfw.matrix import Matrix
 from boardfw.sim_hw import SimMatrixPins
+class Changes:
+    # what the matrix rings (matrix.Watch.append), as [row, col, closed] of 7 columns
+    def __init__(self):
+        self.items = []
+    def append(self, code, t):
+        self.items.append([(code & 255) // 7, (code & 255) % 7, bool(code & 256)])
+        return True
 pins = SimMatrixPins(9)
 m = Matrix(pins, 9, 7, 30)
 m.prime(0)
@@ -59,9 +73,9 @@ out = []
 pins.set(0, 0, True)
 for t in range(0, 200, 5):
     pins.set(0, 6, (t // 5) % 2 == 0)      # column 6 chatters every scan
-    changes = []
+    changes = Changes()
     m.scan(t, changes)
-    out += [[t] + list(c) for c in changes]
+    out += [[t] + c for c in changes.items]
 print(json.dumps(out))
 """)
     assert reported == [[30, 0, 0, True]]
@@ -73,6 +87,13 @@ def test_the_debounce_time_holds_across_the_16_bit_wrap_of_its_timers():
     reported = micropython_json("""
 from boardfw.matrix import Matrix
 from boardfw.sim_hw import SimMatrixPins
+class Changes:
+    # what the matrix rings (matrix.Watch.append), as [row, col, closed] of 7 columns
+    def __init__(self):
+        self.items = []
+    def append(self, code, t):
+        self.items.append([(code & 255) // 7, (code & 255) % 7, bool(code & 256)])
+        return True
 pins = SimMatrixPins(9)
 m = Matrix(pins, 9, 7, 30)
 out = []
@@ -80,9 +101,9 @@ for start in (10, 65530, 3 * 65536 + 65530):
     m.prime(start - 10)
     pins.set(1, 1, not m.closed(1, 1))
     for t in range(start, start + 40):
-        changes = []
+        changes = Changes()
         m.scan(t, changes)
-        out += [[t - start] + list(c) for c in changes]
+        out += [[t - start] + c for c in changes.items]
 print(json.dumps(out))
 """)
     assert reported == [[30, 1, 1, True], [30, 1, 1, False], [30, 1, 1, True]]
@@ -95,8 +116,15 @@ from boardfw.sim_hw import SimPin
 a, b = SimPin(), SimPin()
 buttons = Buttons({'A': a, 'B': b}, 20)
 out = []
+class Edges:
+    # the watch's ring, handed straight back to the buttons as the main loop does
+    def append(self, code, t):
+        buttons.update(code & 255, bool(code & 256), t, ev)
+        return True
 def at(t):
+    global ev
     ev = []
+    buttons.scan(t, Edges())
     buttons.poll(t, ev)
     out.extend([t, name, long] for name, long in ev)
 a.level = 0; at(0); a.level = 1; at(5); at(40)          # 5 ms bounce: nothing
@@ -407,30 +435,52 @@ class Pin:
 
     def __init__(self, n, mode=0, pull=None, value=None):
         self.n = n
-        self.init(mode, pull, value=value)
-
-    def init(self, mode=0, pull=None, value=None):
         self.mode = mode
-        if pull is not None:
-            self.pull = pull
-        if value is not None:
-            self.level = value
-        driven = [p for p in Circuit.rows.values() if p.mode == Pin.OUT]
+        self.pull = pull
+        if mode == Pin.IN and pull is not None:
+            Circuit.cols[n] = self
+
+    def value(self):
+        return Mem32()[0xD0000004] >> self.n & 1
+
+
+class Mem32:
+    # the SIO registers the matrix reads through: GPIO_IN, GPIO_OUT and GPIO_OE set/clear
+    out = 0
+    oe = 0
+
+    def __setitem__(self, address, bits):
+        if address == 0xD0000014:
+            Mem32.out |= bits
+        elif address == 0xD0000018:
+            Mem32.out &= ~bits
+        elif address == 0xD0000024:
+            Mem32.oe |= bits
+        elif address == 0xD0000028:
+            Mem32.oe &= ~bits
+        driven = [n for n in Circuit.rows if Mem32.oe >> n & 1]
         Circuit.driven_at_once = max(Circuit.driven_at_once, len(driven))
 
-    def value(self, v=None):
-        if v is not None:
-            self.level = v
-            return None
-        idle = 1 if self.pull == Pin.PULL_UP else 0
-        for (row_pin, col_pin) in Circuit.closed:
-            row = Circuit.rows[row_pin]
-            if col_pin == self.n and row.mode == Pin.OUT and row.level != idle:
-                return row.level
-        return idle
+    def __getitem__(self, address):
+        assert address == 0xD0000004
+        levels = 0
+        for n in Circuit.cols:
+            level = 1 if Circuit.cols[n].pull == Pin.PULL_UP else 0
+            for (row_pin, col_pin) in Circuit.closed:
+                if col_pin == n and Mem32.oe >> row_pin & 1:
+                    level = Mem32.out >> row_pin & 1
+            levels |= level << n
+        return levels
 
 class Machine:
     Pin = Pin
+    mem32 = Mem32()
+
+    class Timer:
+        PERIODIC = 1
+
+        def __init__(self, id, mode, period, callback, hard):
+            self.callback = callback
 
 class NeoPixelModule:
     class NeoPixel:
@@ -451,6 +501,7 @@ c = config.load('%s')
 out = []
 for active in (0, 1):
     Circuit.rows = {}
+    Circuit.cols = {}
     m = PinMatrix(c.row_pins, c.col_pins, active)
     for p in m._rows:
         Circuit.rows[p.n] = p

@@ -70,7 +70,9 @@ class Board:
         return [to_usi(self.v, m) for m in self.game.position.moves()]
 
     def styles(self):
-        return dict((self.v.square_name(sq), style) for sq, style in self.it.frame(self.t))
+        lit = self.it.lit
+        return dict((self.v.square_name(lit[i]), lit[i + 1])
+                    for i in range(0, 2 * self.it.frame(self.t), 2))
 
     def usi(self, text):
         return parse_usi(self.v, text)
