@@ -116,7 +116,10 @@ let ledFrames = 0;
 // matrix scan timing: when row 0 was last driven, and the busy board time of each pass
 let passStart = -1;
 let passIdleAt = 0;
+let passChipAt = 0;
 const passBusyNs: number[] = [];
+// A stretch longer than this between two readings of the matrix is reported as `blind`.
+const BLIND_REPORT_NS = 10_000_000;
 // power cut: at a board time, or during the k-th flash operation from now
 let cutAtNs = Infinity;
 let cutFlashOps = -1;
@@ -282,9 +285,13 @@ function rowDriven(state: GPIOPinState) {
   if (passStart >= 0) {
     passBusyNs.push(t - passStart - (stats.idleNs - passIdleAt));
     if (passBusyNs.length > 4096) passBusyNs.splice(0, 2048);
+    if (t - passStart > BLIND_REPORT_NS) {
+      report(`blind ${Math.round(passStart)} ${Math.round(t)} ${Math.round(stats.flashChipNs - passChipAt)}`);
+    }
   }
   passStart = t;
   passIdleAt = stats.idleNs;
+  passChipAt = stats.flashChipNs;
 }
 
 function boot() {

@@ -2,6 +2,6 @@
 
 Each module here defines `run()` that prints its figures, one per line, as `name: value`.
 """
-ORDER = ("rules", "firmware", "engine", "link", "fsf", "emulator", "match")
+ORDER = ("rules", "firmware", "engine", "link", "fsf", "emulator", "hands", "match")
 # These take the MicroPython unix ports to measure with: run(binaries), [] for the default.
 HEAP_BENCHES = ("rules", "firmware")
