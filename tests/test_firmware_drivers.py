@@ -573,3 +573,83 @@ def test_simulator_restarts_with_the_pieces_of_its_last_set_line(tmp_path):
             assert frame[2][:2] == ["1", to_usi(game.variant, first)]
         finally:
             client.close()
+
+
+def test_the_watch_keeps_every_change_and_tap_while_the_loop_is_busy_in_order_and_on_time():
+    # The interrupt samples every 4 ms (debounce 30 ms, so 22 ms of readings) while the main
+    # loop takes nothing for 400 ms: a 30 ms tap of B and a piece lifted for 30 ms, each in
+    # the least favourable phase of the sampling, and 20 more changes than the ring holds.
+    # All come out in the order they settled, with their times; the ones the full ring could
+    # not take come later, none is lost. A 21 ms flicker never counts.
+    events = micropython_json("""
+from boardfw.buttons import Buttons
+from boardfw.matrix import Matrix, Watch
+from boardfw.sim_hw import SimMatrixPins, SimPin
+pins = SimMatrixPins(9)
+a, b = SimPin(), SimPin()
+m = Matrix(pins, 9, 7, 22)
+buttons = Buttons({'A': a, 'B': b}, 22)
+watch = Watch(m, buttons)
+m.prime(0)
+script = [(101, lambda: setattr(b, 'level', 0)), (131, lambda: setattr(b, 'level', 1)),
+          (141, lambda: pins.set(3, 3, False)), (171, lambda: pins.set(3, 3, True)),
+          (181, lambda: pins.set(4, 4, True)), (202, lambda: pins.set(4, 4, False))]
+pins.set(3, 3, True)
+m.prime(0)
+for row in (5, 6, 7):
+    script.append((220 + 4 * row, (lambda r: lambda: [pins.set(r, c, True) for c in range(7)])(row)))
+out = []
+t = 0
+while t < 400:
+    while script and script[0][0] <= t:
+        script.pop(0)[1]()
+    script.sort(key=lambda item: item[0])
+    watch.scan(t)
+    t += 1 if t % 4 else 4      # readings at 0, 4, 8 ...; hands act at any millisecond
+    t -= t % 4
+presses = []
+def take(now):
+    while True:
+        event = watch.pop(now)
+        if event is None:
+            return
+        code, at = event
+        if code & 0x200:
+            buttons.update(code & 255, code & 256, at, presses)
+            out.append(['button', code & 255, bool(code & 256), at])
+        else:
+            out.append(['switch', code & 255, bool(code & 256), at])
+take(400)
+for t in range(400, 480, 4):
+    watch.scan(t)
+take(480)
+buttons.poll(480, presses)
+print(json.dumps([out, presses, watch.blind_end]))
+""")
+    changes, presses, blind_end = events
+    # pressed at 101: read at 104 ... 128, settled at 126 -> the reading at 128
+    assert changes[:4] == [["button", 1, True, 128], ["button", 1, False, 156],
+                           ["switch", 3 * 7 + 3, False, 168], ["switch", 3 * 7 + 3, True, 196]]
+    switches = changes[4:]
+    assert sorted(c[1] for c in switches) == [row * 7 + col for row in (5, 6, 7) for col in range(7)]
+    assert all(c[0] == "switch" and c[2] for c in switches)
+    assert [c[3] for c in switches] == sorted(c[3] for c in switches)
+    assert max(c[3] for c in switches) >= 400             # the ring was full: rung once taken
+    assert presses == [["B", False]]                        # the tap, once, short
+    assert blind_end is None                                # read every 4 ms throughout
+
+
+def test_the_watch_notes_a_stretch_without_readings_longer_than_the_debounce():
+    blind = micropython_json("""
+from boardfw.buttons import Buttons
+from boardfw.matrix import Matrix, Watch
+from boardfw.sim_hw import SimMatrixPins
+m = Matrix(SimMatrixPins(9), 9, 7, 22)
+watch = Watch(m, Buttons({}, 22))
+out = []
+for t in (0, 4, 8, 19, 23, 35, 39):
+    watch.scan(t)
+    out.append(watch.blind_end)
+print(json.dumps(out))
+""")
+    assert blind == [None, None, None, None, None, 35, 35]  # 11 ms of 22 is not over half; 12 is

@@ -56,8 +56,9 @@ class Controller:
         self.config = config
         self.link = link
         self.store = store or GameStore(hw.storage_dir)
-        # a change that lasts the debounce time is read over that time less one sampling step
-        settle_ms = config.debounce_ms - hw.sample_ms
+        # A change that lasts the debounce time is read over that time less up to two
+        # sampling steps (it may begin just after one reading and end just before another).
+        settle_ms = config.debounce_ms - 2 * hw.sample_ms
         self.matrix = Matrix(hw.matrix_pins, config.ranks, config.files, settle_ms)
         self.buttons = Buttons(hw.button_pins, settle_ms)
         self.watch = Watch(self.matrix, self.buttons)

@@ -27,7 +27,7 @@ class Matrix:
     """Debounced view of a matrix `reader` (anything with `read_row(row) -> bits`).
 
     A switch counts as changed only once it has read the same new value on every scan
-    over `debounce_ms` (the board's debounce time less the time between two scans: a change
+    over `debounce_ms` (the board's debounce time less two steps between scans: a change
     that lasts the board's debounce time is read that long); shorter flickers are ignored. A scan
     reads each row once, never waits and allocates nothing: it runs in an interrupt.
     """
@@ -88,8 +88,8 @@ class Matrix:
 class Watch:
     """The sampling of `matrix` (Matrix) and `buttons` (buttons.Buttons) and the ring of
     their settled changes. `blind_end`: when the last stretch between two samples longer
-    than the matrix's debounce_ms ended (None: none yet), as a change inside such a stretch
-    can go unseen. (Its names are ones the firmware has already: each new name costs RAM.)"""
+    than half the matrix's debounce_ms ended (None: none yet), as a change inside such a
+    stretch can go unseen. (Its names are ones the firmware has already: each new name costs RAM.)"""
 
     def __init__(self, matrix, buttons):
         self.matrix = matrix
@@ -104,7 +104,9 @@ class Watch:
     def scan(self, now_ms):
         """Read the matrix and the buttons once; ring the changes that settled."""
         last = self._now
-        if last is not None and (now_ms - last) & 0x3FFFFFFF > self.matrix.debounce_ms:
+        # (a stretch over half the readings a change must last may hide one: on the Pico,
+        # read every 4 ms, only the flash chip's work makes one)
+        if last is not None and (now_ms - last) & 0x3FFFFFFF > self.matrix.debounce_ms // 2:
             self.blind_end = now_ms
         self._now = now_ms
         self.matrix.scan(now_ms, self)
