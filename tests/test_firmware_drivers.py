@@ -653,3 +653,70 @@ for t in (0, 4, 8, 19, 23, 35, 39):
 print(json.dumps(out))
 """)
     assert blind == [None, None, None, None, None, 35, 35]  # 11 ms of 22 is not over half; 12 is
+
+
+IDLE_PASS = """
+import gc
+from boardfw import config
+from boardfw.controller import Controller
+from boardfw.serial_link import SerialLink
+from boardfw.sim_hw import SimHardware
+from shogicore.game import Game
+
+c = config.load('%s')
+hw = SimHardware(c, '%s')
+variant = Game('yari').variant
+position = Game('yari').position
+for sq in variant.squares:
+    if position.piece_at(sq):
+        hw.matrix_pins.set(*c.matrix_position(variant.square_name(sq)), True)
+ctl = Controller(hw, c, SerialLink())
+hw.controller = ctl
+ctl.boot()
+
+
+def passes(n):
+    # n passes of the main loop, 5 ms apart: what they allocate
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for _ in range(n):
+        hw.advance(5)
+        ctl.step()
+    allocated = gc.mem_alloc() - before
+    gc.enable()
+    return allocated
+
+
+def hand(verb, name):
+    hw.matrix_pins.set(*c.matrix_position(name), verb == 'place')
+    for _ in range(100):      # 500 ms: the change settles, and the move after it
+        hw.advance(5)
+        ctl.step()
+
+
+passes(10)       # (the serial link's first poll sets up what it reuses from then on)
+out = [passes(400)]                          # the set-up position, nothing lit
+hand('lift', '7g')
+out.append(passes(400))                      # a piece held: it and its destinations lit
+hand('place', '7f')
+out.append(passes(400))                      # the move is in: its squares lit
+out.append([ctl.game.position.plies, ctl.interpreter.frame(hw.ticks_ms())])
+print(out)
+"""
+
+
+def test_an_idle_pass_of_the_main_loop_allocates_nothing(tmp_path):
+    # Reading the watch's ring, polling the buttons, the interpreter's timers and the LED
+    # frame every 20 ms: nothing left for the collector while nobody touches the board and
+    # the lights stay steady.
+    code = IDLE_PASS % (BOARD, tmp_path)
+    proc = subprocess.Popen([micropython_binary(), "-c", code], cwd=FIRMWARE,
+                            env=dict(os.environ, MICROPYPATH=FIRMWARE), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = proc.stdout.read()
+        assert proc.wait(timeout=120) == 0, proc.stderr.read()
+    finally:
+        proc.stdin.close()
+    assert out.strip().splitlines()[-1] == "[0, 0, 0, [1, 2]]"

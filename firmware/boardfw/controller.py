@@ -114,10 +114,11 @@ class Controller:
                                                        code & _CLOSED, at))
                 touched = True
             pressed = buttons.poll(at, presses)   # (and the long presses due by then)
-            for name, long_press in presses:
-                self._handle(interpreter.on_button(name, long_press, at))
+            if presses:   # (`del presses[:]` makes a slice: not on an idle pass)
+                for name, long_press in presses:
+                    self._handle(interpreter.on_button(name, long_press, at))
+                del presses[:]
                 touched = True
-            del presses[:]
             if event is None:
                 break
         line = self.link.read_line()

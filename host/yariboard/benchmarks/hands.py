@@ -28,7 +28,11 @@ TEMPOS = (40, 60, 80, 100, 120)
 MOVES = int(os.environ.get("YARIBOARD_BENCH_HAND_MOVES", "300"))
 SEED = 5
 NS_PER_MS = 1000000
-QUICK_WAIT_S = 5          # wall time to wait for an announcement before asking the board
+# Wall time to wait for a move's announcement while the next move's hands are at work (the
+# announcement comes as they begin), before asking the board once they are done; and for
+# the emulator to carry out queued hands. Generous: a busy machine is slow, never wrong.
+QUICK_WAIT_S = 120
+SYNC_S = 3600
 
 
 class Tally:
@@ -68,10 +72,10 @@ def play_tempo(image, hand_ms, moves, folder):
         pico.wait_booted(1)
         client = SerialClient(pico.port, timeout=300)
         client.wait_for(lambda f: f[1] == "hello")
-        tally.windows.append((0, pico.sync(), "start-up"))
+        tally.windows.append((0, pico.sync(SYNC_S), "start-up"))
         request(pico, client, tally, "new", "yari", "-", "casual")
         play_game(pico, client, tally, moves, random.Random(SEED + hand_ms))
-        pico.sync()
+        pico.sync(SYNC_S)
         tally.add_blind(pico.blind)
     finally:
         if client:
@@ -82,11 +86,11 @@ def play_tempo(image, hand_ms, moves, folder):
 
 def request(pico, client, tally, *words):
     """A host request, its board-time window noted as `new/setpos`."""
-    start = pico.sync()
+    start = pico.sync(SYNC_S)
     status, reply = client.request(*words)
     if status != "ok":
         raise EmulatorError("%s refused: %s" % (words[0], " ".join(reply)))
-    tally.windows.append((start, pico.sync(), "new/setpos"))
+    tally.windows.append((start, pico.sync(SYNC_S), "new/setpos"))
 
 
 def play_game(pico, client, tally, moves, rng):
@@ -107,7 +111,7 @@ def play_game(pico, client, tally, moves, rng):
                 if client.events("refused")[-1:] == [["unseen-capture"]]:
                     tally.reseat_asked += 1
                 # the hands went on: the board is set to what they made, and play goes on
-                pico.sync()
+                pico.sync(SYNC_S)
                 if m is not None:
                     tally.played -= 1     # the move queued behind the lost one is not counted
                     pending = None
@@ -130,7 +134,7 @@ def announcement(pico, client, seen, pending, last):
     except TimeoutError:
         # Slow machine or a lost move: once the hands are done, the board's answer to a
         # request comes after any announcement it made.
-        pico.sync()
+        pico.sync(SYNC_S)
         client.request("version")
         try:
             frame = client.wait_for(next_move, timeout=1, start=seen)
