@@ -134,6 +134,7 @@ class EmulatedPico(PtyBoard):
         # (start, end, flash chip ns within) in board ns of each stretch over 10 ms between
         # two readings of the switch matrix
         self.blind = []
+        self.buttons = []          # (board ns, 'pressed' | 'released', names) of each
         self.boots = 0
         self.scanning = False      # main.py has started to scan the switches since the boot
         self.usb_up = False        # the host has enumerated its USB port since the boot
@@ -268,6 +269,8 @@ class EmulatedPico(PtyBoard):
                     self.led_times.append((int(words[1]), lit))
                 elif verb == "lifted":
                     self.lifts.append((int(words[1]), words[2:]))
+                elif verb in ("pressed", "released"):
+                    self.buttons.append((int(words[1]), verb, words[2:]))
                 elif verb == "blind":
                     self.blind.append(tuple(int(w) for w in words[1:4]))
                 elif verb == "boot":

@@ -367,8 +367,8 @@ function runQueue() {
     else if (verb === 'place') { args.forEach((s) => occupied.add(s)); updateColumns(); }
     else if (verb === 'lift') { args.forEach((s) => occupied.delete(s)); updateColumns(); report(`lifted ${Math.round(now())} ${args.join(' ')}`); }
     else if (verb === 'set') { occupied.clear(); args.forEach((s) => occupied.add(s)); updateColumns(); }
-    else if (verb === 'press') { args.forEach((b) => pressed.add(b)); updateButtons(); }
-    else if (verb === 'release') { args.forEach((b) => pressed.delete(b)); updateButtons(); }
+    else if (verb === 'press') { args.forEach((b) => pressed.add(b)); updateButtons(); report(`pressed ${Math.round(now())} ${args.join(' ')}`); }
+    else if (verb === 'release') { args.forEach((b) => pressed.delete(b)); updateButtons(); report(`released ${Math.round(now())} ${args.join(' ')}`); }
     else if (verb === 'advance') waitUntilNs = now() + Number(args[0]) * 1e6;
     else if (verb === 'sync') report(`ack ${args[0]} ${Math.round(now())}`);
     else if (verb === 'stats') reportStats(args[0]);

@@ -27,6 +27,7 @@ from yariboard.simboard import SerialClient, move_gestures
 TEMPOS = (40, 60, 80, 100, 120)
 MOVES = int(os.environ.get("YARIBOARD_BENCH_HAND_MOVES", "300"))
 SEED = 5
+PROGRESS_EVERY = 25       # moves between two progress lines (a long run can be read as it goes)
 NS_PER_MS = 1000000
 # Wall time to wait for a move's announcement while the next move's hands are at work (the
 # announcement comes as they begin), before asking the board once they are done; and for
@@ -46,6 +47,7 @@ class Tally:
         self.blind = {}          # situation -> (longest ns, longest ns outside flash work)
 
     def add_blind(self, stretches):
+        self.blind = {}
         for start, end, chip_ns in stretches:
             situation = self._situation(start, end, chip_ns)
             longest, outside = self.blind.get(situation, (0, 0))
@@ -77,6 +79,7 @@ def play_tempo(image, hand_ms, moves, folder):
         play_game(pico, client, tally, moves, random.Random(SEED + hand_ms))
         pico.sync(SYNC_S)
         tally.add_blind(pico.blind)
+        report([tally], "after")
     finally:
         if client:
             client.close()
@@ -119,6 +122,9 @@ def play_game(pico, client, tally, moves, rng):
                 seen = len(client.frames)
                 continue
         pending = None if m is None else to_usi(game.variant, m)
+        if tally.played % PROGRESS_EVERY == 0 and m is not None:
+            tally.add_blind(list(pico.blind))
+            report([tally], "so far")
 
 
 def announcement(pico, client, seen, pending, last):
@@ -144,9 +150,10 @@ def announcement(pico, client, seen, pending, last):
     return ("recorded" if frame[2][1] == usi else "misrecorded"), index
 
 
-def report(tallies):
+def report(tallies, when="after"):
     print("hands on the emulated Pico (MicroPython v1.28.0 UF2 in rp2040js), board time; "
-          "%d moves a tempo, Yari, seed %d" % (MOVES, SEED))
+          "%s %s moves a tempo, Yari, seed %d"
+          % (when, "/".join(str(t.played) for t in tallies), SEED))
     print("%-6s %7s %9s %7s %12s %14s" % ("hands", "played", "recorded", "missed", "misrecorded",
                                             "re-seat asked"))
     for t in tallies:
@@ -163,7 +170,7 @@ def report(tallies):
                 cells.append("%s %.1f (%.1f)" % (name, longest / NS_PER_MS, outside / NS_PER_MS))
             else:
                 cells.append("%s under 10" % name)
-        print("  %d ms hands: %s" % (t.hand_ms, "; ".join(cells)))
+        print("  %d ms hands: %s" % (t.hand_ms, "; ".join(cells)), flush=True)
 
 
 def run(tempos=TEMPOS, moves=MOVES):
@@ -193,7 +200,8 @@ def run(tempos=TEMPOS, moves=MOVES):
                 print("hands %d ms: the game stopped: %s" % (hand_ms, error))
                 continue
             print("(%d ms hands: %.0f s)" % (hand_ms, time.monotonic() - started), flush=True)
-        report(tallies)
+        if len(tallies) > 1:
+            report(tallies)
         return tallies
     finally:
         shutil.rmtree(folder, ignore_errors=True)
