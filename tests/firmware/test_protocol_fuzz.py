@@ -20,7 +20,8 @@ NONSENSE = [
     ["new", "yari", "-", "blitz"], ["new", "shogi", "-", "casual"], ["new", "yari"],
     ["setpos", "yari", "casual", "x", "y", "z", "w"],
     ["setpos", "yari", "casual", "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR", "q", "-", "1"],
-    ["setpos", "yari", "casual", "k6/7/7/7/7/7/7/7/7", "b", "-", "1"],
+    ["setpos", "yari", "casual", "7/7/7/7/7/7/7/7/7", "b", "-", "1"],   # no General at all
+    ["setpos", "yari", "casual", "k5k/7/7/7/7/7/7/7/3K3", "b", "-", "1"],  # two of one side
     ["show", "7g7a"], ["show", "zz"], ["show", "P*5e"], ["hint", "9i9h"], ["hint"],
     ["undo", "now"], ["ledtest", "1"], ["sensors", "x"], ["version", "2"],
 ]

@@ -7,7 +7,7 @@ from shogicore.move import to_usi
 from tests.emulator import board, flashed, needs_emulator  # noqa: F401 (fixtures)
 from yariboard.benchmarks import hands
 from yariboard.benchmarks.firmware import long_game
-from yariboard.simboard import move_gestures
+from yariboard.sim.board import move_gestures
 
 pytestmark = needs_emulator
 NS_PER_MS = 1000000

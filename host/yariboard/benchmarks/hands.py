@@ -21,8 +21,8 @@ import time
 from shogicore.game import Game
 from shogicore.move import to_usi
 from yariboard.benchmarks.firmware import long_game
-from yariboard.emurig import EmulatedPico, EmulatorError, deploy, missing_parts
-from yariboard.simboard import SerialClient, move_gestures
+from yariboard.sim.emulator import EmulatedPico, EmulatorError, deploy, missing_parts
+from yariboard.sim.board import SerialClient, move_gestures
 
 TEMPOS = (40, 60, 80, 100, 120)
 MOVES = int(os.environ.get("YARIBOARD_BENCH_HAND_MOVES", "300"))
