@@ -9,7 +9,7 @@ VARIANT ?= yari
 PORT   ?= auto
 DRY_RUN ?=
 
-.PHONY: all venv test test-slow soak bench demo sim serve flash typecheck clean fsf emulator pcb recordoracle
+.PHONY: all venv test test-fast test-slow soak bench demo sim serve flash typecheck clean fsf emulator pcb recordoracle
 
 all: test
 
@@ -41,8 +41,14 @@ $(ORACLE_STAMP): $(ORACLE)/package.json $(ORACLE)/package-lock.json
 
 recordoracle: $(ORACLE_STAMP)
 
+# Every test but the long sweeps, two at a time (pytest-xdist: a module's tests stay together).
 test: $(STAMP) $(EMU_STAMP) $(ORACLE_STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+# Before every commit: the tests that start no other program and sweep nothing (pyproject's markers).
+FAST := not (slow or soak or micropython or engine or emulator or external or heavy)
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "$(FAST)"
 
 test-slow: $(STAMP) $(EMU_STAMP)
 	$(BIN)/python -m pytest -q -m slow

@@ -17,6 +17,8 @@ from yariboard.cli.main import main
 from yariboard.cli import board as board_command
 from yariboard.sim.board import SimBoard
 
+pytestmark = [pytest.mark.micropython]
+
 YARIBOARD = os.path.join(os.path.dirname(sys.executable), "yariboard")
 
 

@@ -9,6 +9,8 @@ from shogicore.notation import parse_usi
 from tests.play.test_e2e_board import Table
 from yariboard.board.link import Link, LinkError
 
+pytestmark = [pytest.mark.micropython]
+
 
 @pytest.fixture
 def table(tmp_path):

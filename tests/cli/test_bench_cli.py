@@ -7,6 +7,8 @@ import pytest
 
 from yariboard.cli.main import main
 
+pytestmark = [pytest.mark.micropython]
+
 
 @pytest.mark.parametrize("make_path, reason", [
     (lambda tmp: str(tmp / "missing"), "no such file"),

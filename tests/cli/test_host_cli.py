@@ -13,6 +13,8 @@ from yariboard.cli.main import build_parser, main
 from yariboard.records.game import replay
 from yariboard.ui.view import Evaluation, ViewState, render
 
+pytestmark = [pytest.mark.external]
+
 SUBCOMMANDS = [["games"], ["games", "list"], ["games", "show"], ["games", "export"],
                ["games", "import"], ["play"], ["sim"], ["demo"]]
 

@@ -25,6 +25,8 @@ from yariboard.records import formats as exports
 from yariboard.records.archive import Archive
 from yariboard.records.game import GameRecord, RecordError, check_name, clean_name
 
+pytestmark = [pytest.mark.micropython]
+
 YARIBOARD = os.path.join(os.path.dirname(sys.executable), "yariboard")
 
 # -- SFEN ----------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from shogicore.notation import to_usi
 from tests.mpy import ROOT
 from tests.oracles import fsf_legal_usi
 
+pytestmark = [pytest.mark.external]
+
 
 def run(cmd, cwd, env, timeout=300):
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)

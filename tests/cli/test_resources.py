@@ -9,6 +9,8 @@ from yariboard import resources
 from yariboard.records.archive import Archive
 from yariboard.cli.main import main
 
+pytestmark = [pytest.mark.micropython]
+
 
 def test_the_boards_are_the_board_files_of_the_checkout():
     files = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(ROOT, "hardware", "boards", "*.json")))

@@ -1,6 +1,7 @@
 """`yariboard serve` recording the boards on the serial ports: two simulated boards stand in
 for two Picos on a hub (their pseudo-terminals are the ports found). Each board's live
 snapshot follows its own game in the archive; a board pulled out says so on its page."""
+import pytest
 import json
 import random
 import threading
@@ -14,6 +15,8 @@ from yariboard.ui.spectators import Spectators
 from yariboard.records.archive import Archive
 from yariboard.sim.rig import SimRig
 from tests.play.test_board_pool import quiet_move
+
+pytestmark = [pytest.mark.micropython]
 
 WAIT_S = 120
 

@@ -1,6 +1,7 @@
 """`yariboard serve --sim N` and `demo --serve` as a user runs them: a child process that
 prints where its pages are, streams its boards' moves, stores them in the archive and stops
 cleanly on Ctrl-C."""
+import pytest
 import json
 import os
 import re
@@ -12,6 +13,8 @@ import urllib.error
 import urllib.request
 
 from yariboard.records.archive import Archive
+
+pytestmark = [pytest.mark.external]
 
 WAIT_S = 180
 YARIBOARD = os.path.join(os.path.dirname(sys.executable), "yariboard")

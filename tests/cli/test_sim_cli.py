@@ -4,6 +4,8 @@ import pytest
 
 from yariboard.cli.main import main
 
+pytestmark = [pytest.mark.micropython]
+
 
 @pytest.mark.parametrize("extra", [[], ["--emulator"]], ids=["unix port", "emulator"])
 def test_storage_in_a_missing_folder_is_one_line_and_makes_no_folder(tmp_path, capsys, extra):

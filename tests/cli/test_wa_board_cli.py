@@ -12,6 +12,8 @@ from yariboard.records.archive import Archive
 from yariboard.records.game import replay
 from yariboard.engines.xboard import find_crazywa
 
+pytestmark = [pytest.mark.engine]
+
 YARIBOARD = os.path.join(os.path.dirname(sys.executable), "yariboard")
 # Skipped (and reported so) on a machine without the engine; never in CI, which installs it.
 needs_crazywa = pytest.mark.skipif(not find_crazywa() and not os.environ.get("CI"),

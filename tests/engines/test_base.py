@@ -15,6 +15,8 @@ from yariboard.engines.players import GreedyPlayer, RandomPlayer
 from yariboard.engines.usi import UsiError, go_command
 from yariboard.engines.xboard import EngineDied, XBoardEngine, XBoardError, find_crazywa
 
+pytestmark = [pytest.mark.engine]
+
 HOST = pathlib.Path(__file__).resolve().parents[2] / "host" / "yariboard"
 
 

@@ -10,6 +10,8 @@ from shogicore.notation import to_usi
 from tests.oracles import fsf_legal_usi, python_shogi_board, python_shogi_legal, random_game
 from yariboard.engines.builtin.movegen import check_answers, hash_move_legal, legal_moves, lines_through
 
+pytestmark = [pytest.mark.heavy]
+
 GAMES = 30
 STRIDE = 7   # besides every check, every how many plies a position is compared
 

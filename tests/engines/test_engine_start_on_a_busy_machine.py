@@ -10,6 +10,8 @@ import pytest
 
 from tests.engines.test_engineproc import LineEngine, ProtocolError
 
+pytestmark = [pytest.mark.external]
+
 WAIT_S = 1.0
 STOPPED_S = 4.0
 

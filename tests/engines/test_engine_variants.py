@@ -12,6 +12,8 @@ from yariboard.engines.usi import UsiEngine, UsiError
 from yariboard.records.archive import Archive
 from yariboard.records.game import GameRecord, MoveRecord
 
+pytestmark = [pytest.mark.external]
+
 AT = "2026-01-02T10:00:00Z"
 YARIBOARD = os.path.join(os.path.dirname(sys.executable), "yariboard")
 

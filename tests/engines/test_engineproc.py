@@ -9,6 +9,8 @@ import pytest
 
 from yariboard.engines.process import QUIT_SECONDS, EngineProcess
 
+pytestmark = [pytest.mark.external]
+
 
 class ProtocolError(RuntimeError):
     pass

@@ -22,6 +22,8 @@ from yariboard.engines.usi import UsiError
 from tests.fsf_support import require_fsf
 from tests.oracles import random_game
 
+pytestmark = [pytest.mark.engine]
+
 YARI = variant_by_name("yari")
 SHOGI = variant_by_name("shogi")
 

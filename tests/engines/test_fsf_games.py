@@ -24,6 +24,8 @@ from yariboard.sim.rig import SimRig
 
 from tests.fsf_support import require_fsf
 
+pytestmark = [pytest.mark.micropython, pytest.mark.engine]
+
 YARI = variant_by_name("yari")
 MAX_PLIES = 160
 # Fairy-Stockfish's budget per move: low keeps the game fast, and it still outplays the

@@ -1,4 +1,5 @@
 """`yariboard match`: the built-in engine (through `yariboard usi`) against Fairy-Stockfish."""
+import pytest
 import re
 
 from shogicore.position import Position
@@ -8,6 +9,8 @@ from yariboard.engines.match import GameReport, MatchReport, describe_score, elo
 from yariboard.records.game import REASONS
 
 from tests.fsf_support import require_fsf
+
+pytestmark = [pytest.mark.engine]
 
 
 def test_openings_are_legal_varied_and_repeatable():

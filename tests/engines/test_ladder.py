@@ -9,6 +9,8 @@ from yariboard.engines import levels
 from yariboard.engines.ladder import describe_rung, run_ladder, step_elo
 from yariboard.engines.match import GameReport, MatchReport
 
+pytestmark = [pytest.mark.external]
+
 
 def report_of(wins, draws, losses):
     games = [GameReport("", BLACK, winner, "mate", 10)

@@ -20,6 +20,8 @@ from yariboard.engines.xboard import XBoardEngine, find_crazywa
 
 from tests.fsf_support import require_fsf
 
+pytestmark = [pytest.mark.engine]
+
 # Searches a weakened level gets to show it strays from its own best line: at skill 5 the
 # npm build strays in about one search in two (9 of 16 measured), at USI_Elo 500 in 6 of 8,
 # so none in 24 happens about once in ten million.

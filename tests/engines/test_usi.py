@@ -27,6 +27,8 @@ from yariboard.engines.players import play_game
 from yariboard.engines.usi import (UsiEngine, UsiError, collect_info, parse_option_line,
                            position_command)
 
+pytestmark = [pytest.mark.engine]
+
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 # Skipped (and reported so) on a machine without the engine; never in CI, which installs it.
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK) and not os.environ.get("CI"),

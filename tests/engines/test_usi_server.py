@@ -21,6 +21,8 @@ from yariboard.engines.builtin.search import Engine
 from yariboard.engines.match import builtin_usi_argv, open_builtin
 from yariboard.engines.usi_server import UsiServer, move_time_ms, parse_go
 
+pytestmark = [pytest.mark.engine]
+
 YARI = variant_by_name("yari")
 SHOGI = variant_by_name("shogi")
 

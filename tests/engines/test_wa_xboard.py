@@ -12,6 +12,8 @@ from shogicore import Position
 from yariboard.engines.base import Limit
 from yariboard.engines.xboard import EngineDied, XBoardEngine, XBoardError, find_crazywa
 
+pytestmark = [pytest.mark.engine]
+
 needs_crazywa = pytest.mark.skipif(not find_crazywa() and not os.environ.get("CI"),
                                    reason="crazywa is not installed (apt-get install crazywa)")
 

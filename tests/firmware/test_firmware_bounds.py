@@ -10,6 +10,8 @@ import pytest
 from tests.emulator import board as emulated, flashed, needs_emulator  # noqa: F401 (fixtures)
 from yariboard.sim.board import SerialClient, SimBoard
 
+pytestmark = [pytest.mark.emulator, pytest.mark.micropython]
+
 HUGE_RUN = "k99999999999/7/7/7/7/7/7/7/3K3 b - 1"
 # Before the fix the board walked one square per unit of the run: it never answered again.
 # This is the time the board gets for its refusal on the busiest machine, not a speed.

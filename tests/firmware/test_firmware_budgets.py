@@ -15,6 +15,8 @@ from tests.mpy import ROOT
 from yariboard.benchmarks import firmware as firmware_bench
 from yariboard.benchmarks import rules as rules_bench
 
+pytestmark = [pytest.mark.micropython]
+
 MICROPYTHON_32 = os.path.join(os.path.dirname(ROOT), "shared", "tools", "micropython-unix-32bit")
 QSTR_ROOM_MIN = 40   # names left before the qstr table's next pool (7 KB at once on the Pico)
 

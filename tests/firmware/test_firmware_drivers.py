@@ -1,5 +1,6 @@
 """The board drivers on the MicroPython unix port, with the simulated pins of sim_hw (the
 same interfaces as the Pico's): debounce, buttons, LED current cap, atomic saves."""
+import pytest
 import binascii
 import json
 import os
@@ -12,6 +13,8 @@ from shogicore.notation import to_usi
 from tests.mpy import FIRMWARE, ROOT, micropython_binary, run_micropython
 from yariboard import resources
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares
+
+pytestmark = [pytest.mark.micropython]
 
 BOARD = resources.board_file("yari-9x7")
 

@@ -1,11 +1,14 @@
 """`make flash DRY_RUN=1` prints the exact mpy-cross and mpremote commands, and those
 commands build modules the MicroPython runtime really loads."""
+import pytest
 import os
 import shlex
 import subprocess
 import sys
 
 from tests.mpy import ROOT, micropython_binary
+
+pytestmark = [pytest.mark.micropython]
 
 FIRMWARE_MODULES = sorted(
     package + "/" + name

@@ -15,6 +15,8 @@ from shogicore.move import is_drop, is_promotion, move_from, move_to
 from shogicore.notation import to_usi
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares
 
+pytestmark = [pytest.mark.micropython]
+
 GAMES = 200               # the figure; ~40 s on two cores (see the report figures)
 GAMES_PER_BOARD = 25      # several games per firmware process keeps boot costs small
 SHOGI_GAMES = 16          # of them on the 9x9 board with the same firmware

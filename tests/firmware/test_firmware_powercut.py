@@ -5,6 +5,7 @@ being rewritten to game.tmp), and restarted on the same flash directory.
 After every cut the save file must be readable (a torn last entry is dropped), hold a prefix
 of the intended game, include every move the board had announced, and nothing twice.
 """
+import pytest
 import os
 import random
 import time
@@ -13,6 +14,8 @@ from boardfw.save_reader import parse
 from shogicore.game import Game
 from shogicore.notation import to_usi
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares
+
+pytestmark = [pytest.mark.micropython]
 
 CUTS = 110
 SLOW_SAVE_MS = 8   # each write of a save pauses this long half-way: appends and compactions

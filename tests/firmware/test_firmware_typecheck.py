@@ -1,5 +1,8 @@
 """`make typecheck`: the firmware type-checks against the Pico's MicroPython stubs."""
+import pytest
 from tools import typecheck_firmware
+
+pytestmark = [pytest.mark.external]
 
 
 def test_firmware_typechecks_against_the_pico_stubs(tmp_path):

@@ -3,8 +3,11 @@ in play: at boot, after a position from the host (good or refused) and after a n
 Likewise the start-up (boardfw/startup.py) once the board runs, the module that answers the
 host's rarer requests (boardfw/requests.py), and those that read two moves made in one go
 (boardfw/overlap.py) and count an impasse (shogicore/impasse.py)."""
+import pytest
 from tests.mpy import run_micropython
 from yariboard import resources
+
+pytestmark = [pytest.mark.micropython]
 SCRIPT = """
 import sys
 from boardfw import config, protocol

@@ -20,6 +20,8 @@ from shogicore.variants import SHOGI, YARI
 from boardfw.interpreter import CHOICE_MS, SETTLE_MS
 from tests.mpy import run_micropython
 
+pytestmark = [pytest.mark.micropython]
+
 # Drop choices are offered cheapest first (docs/firmware-interpreter.md), written out here
 # independently of the interpreter's own table.
 DROP_ORDER = {"yari": ("P", "N", "B", "R"), "shogi": ("P", "L", "N", "S", "G", "B", "R"),

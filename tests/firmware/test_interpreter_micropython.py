@@ -1,8 +1,11 @@
 """The interpreter scenarios of tests/firmware/test_interpreter.py, run on the MicroPython unix port."""
+import pytest
 import os
 
 from tests.firmware import test_interpreter
 from tests.mpy import run_micropython
+
+pytestmark = [pytest.mark.micropython]
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 

@@ -22,6 +22,8 @@ from boardfw.interpreter import SETTLE_MS, Interpreter
 from tests.mpy import run_micropython
 from tests.firmware.test_interpreter_games import REPLAY, Player, replay_here
 
+pytestmark = [pytest.mark.micropython]
+
 TEMPO_MS = 1000   # replies start anywhere from 0 to this long after the mover's last change
 
 

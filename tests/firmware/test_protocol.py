@@ -13,6 +13,8 @@ import pytest
 from boardfw import protocol
 from tests.mpy import ROOT, run_micropython
 
+pytestmark = [pytest.mark.micropython]
+
 SFEN = "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1"
 
 

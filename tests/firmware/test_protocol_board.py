@@ -12,6 +12,8 @@ from shogicore.variants import YARI
 from yariboard.board.ledstyles import channels
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares
 
+pytestmark = [pytest.mark.micropython]
+
 START = YARI.start_sfen
 
 

@@ -2,12 +2,15 @@
 lines and well-framed nonsense never crash it, never touch the game, and each complete bad
 line gets an `err` frame naming what was wrong.
 """
+import pytest
 import random
 import zlib
 
 from boardfw import protocol
 from shogicore.game import Game
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures
+
+pytestmark = [pytest.mark.micropython]
 
 KNOWN_CODES = {"frame", "crc", "long", "verb",
                "args", "illegal", "sfen", "variant",

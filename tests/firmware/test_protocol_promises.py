@@ -17,6 +17,8 @@ from shogicore.notation import parse_usi
 from yariboard.board.link import Link
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures
 
+pytestmark = [pytest.mark.micropython]
+
 LONE = "3k3/7/7/7/7/7/7/7/3K3"
 
 # At least one refused request for every verb of the protocol.

@@ -4,9 +4,12 @@ answer, not a second change; any older frame is still refused as stale.
 
 The real firmware on the MicroPython unix port; the power cut is a SIGKILL.
 """
+import pytest
 from boardfw import protocol
 from shogicore.game import Game
 from tests.firmware.test_protocol_board import board, play  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.micropython]
 
 
 def reply_to(client, frame, seq):

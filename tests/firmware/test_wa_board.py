@@ -1,11 +1,14 @@
 """The Wa Shogi board's drivers on the MicroPython unix port: the 11 x 11 matrix with its
 two-digit files, every pin of its board file (GP26-GP28 and GP1 included) and the LED
 current cap with 121 LEDs on USB power."""
+import pytest
 import json
 import os
 
 from tests.mpy import ROOT
 from tests.firmware.test_firmware_drivers import FAKE_GPIO, micropython_json
+
+pytestmark = [pytest.mark.micropython]
 
 WA_BOARD = "../hardware/boards/wa-11x11.json"
 

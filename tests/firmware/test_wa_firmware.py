@@ -16,6 +16,8 @@ from tests.firmware.test_firmware_powercut import cut_power_during_games
 from yariboard.resources import board_file
 from yariboard.sim.board import micropython_binary
 
+pytestmark = [pytest.mark.micropython]
+
 WA_BOARD = "wa-11x11"
 SAMPLE_GAMES = 16        # in every run: about 8 s on two cores
 ALL_GAMES = 120          # `make test-slow`

@@ -22,6 +22,8 @@ from tests.mpy import ROOT, run_micropython
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 from boardfw import config  # noqa: E402
 
+pytestmark = [pytest.mark.micropython]
+
 HARDWARE = os.path.join(ROOT, "hardware")
 GENERATOR = os.path.join(HARDWARE, "tools", "generate.py")
 BOARD_FILES = sorted(glob.glob(os.path.join(HARDWARE, "boards", "*.json")))

@@ -19,6 +19,8 @@ import pytest
 from tests.mpy import ROOT
 from tests.hardware.test_hardware import read_netlist
 
+pytestmark = [pytest.mark.external]
+
 HARDWARE = os.path.join(ROOT, "hardware")
 BUILDER = os.path.join(HARDWARE, "tools", "pcb.py")
 CHECKER = os.path.join(HARDWARE, "tools", "pcb_drc.py")

@@ -1,6 +1,7 @@
 """Several boards on one host (a USB hub): each port found gets its own recorder into the one
 archive; a board pulled out is let go, and plugged back (on a new port, as USB does) it
 finds its game again. No move of one board is ever stored under another's game."""
+import pytest
 import random
 import time
 
@@ -8,6 +9,8 @@ from shogicore.move import is_drop, make_move, move_from, move_to, to_usi
 from yariboard.play.boards import BoardPool
 from yariboard.records.archive import Archive
 from yariboard.sim.rig import SimRig, hand_actions
+
+pytestmark = [pytest.mark.micropython]
 
 WAIT_S = 120
 

@@ -14,6 +14,8 @@ from yariboard.engines.builtin.search import Engine
 from yariboard.records.formats import export_games, import_games
 from yariboard.sim.rig import SimRig
 
+pytestmark = [pytest.mark.micropython]
+
 
 class Hands:
     """A wall clock the test moves by hand."""

@@ -16,6 +16,8 @@ from yariboard.board.link import Link
 from yariboard.play.recorder import Recorder
 from yariboard.sim.rig import SimRig
 
+pytestmark = [pytest.mark.micropython]
+
 
 def needs_order(position, move):
     """Moves whose choice the sensors cannot see (optional promotion, ambiguous drop kind)."""

@@ -13,6 +13,8 @@ from yariboard.sim.rig import SimRig
 
 from tests.fsf_support import require_fsf
 
+pytestmark = [pytest.mark.micropython, pytest.mark.engine]
+
 
 class Counted(Engine):
     """The opponent at level 1, counting the searches it is asked for."""

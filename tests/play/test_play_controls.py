@@ -1,6 +1,7 @@
 """`yariboard play` on a board reached through its serial port (here the real firmware on
 the simulated board's pty): the host controls typed at the keyboard, bad ones answered with
 one line each, and a resignation typed at the host recorded for the person's side."""
+import pytest
 import os
 import subprocess
 import sys
@@ -9,6 +10,8 @@ import time
 
 from yariboard.records.archive import Archive
 from yariboard.sim.board import SimBoard
+
+pytestmark = [pytest.mark.micropython]
 
 
 def yariboard():

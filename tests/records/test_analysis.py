@@ -22,6 +22,8 @@ from yariboard.records.archive import SCHEMA_VERSION, Archive
 from yariboard.engines.builtin.search import Engine
 from yariboard.records.game import GameRecord, MoveRecord
 
+pytestmark = [pytest.mark.engine]
+
 # Standard shogi: Black exchanges bishops with 8h2b+, and White, instead of taking the
 # promoted bishop back (silver 3a2b or rook 8b2b), pushes an edge pawn: a whole bishop lost.
 BLUNDER_GAME = ["7g7f", "3c3d", "8h2b+", "9c9d"]

@@ -14,6 +14,8 @@ from yariboard.records.archive import (DB_ENV, SCHEMA_VERSION, Archive, ArchiveE
                                       Query, default_path)
 from yariboard.records.game import GameRecord, RecordError
 
+pytestmark = [pytest.mark.external]
+
 
 def empty_game(**headers):
     fields = dict(variant="yari", start_sfen="rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1",

@@ -17,6 +17,8 @@ from yariboard.board.link import Link
 from yariboard.play.recorder import Recorder
 from yariboard.sim.rig import SimRig
 
+pytestmark = [pytest.mark.micropython]
+
 
 def settle(recorder, rounds=5):
     for _ in range(rounds):

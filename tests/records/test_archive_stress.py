@@ -16,6 +16,8 @@ from yariboard.board.link import Link
 from yariboard.play.recorder import Recorder
 from yariboard.sim.rig import SimRig
 
+pytestmark = [pytest.mark.micropython]
+
 READ_COMMANDS = [["games", "list"], ["games", "show", "1"], ["games", "export"]]
 
 

@@ -19,6 +19,8 @@ from yariboard.records.game import RecordError
 
 from tests.records import tsshogi
 
+pytestmark = [pytest.mark.external]
+
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 FILES = sorted(name for name in os.listdir(CORPUS) if name != "MANIFEST.tsv")
 MANIFEST = os.path.join(CORPUS, "MANIFEST.tsv")

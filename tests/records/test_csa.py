@@ -15,6 +15,8 @@ from yariboard.records.formats import csa, kif
 from yariboard.records import formats as exports
 from yariboard.records.game import RecordError
 
+pytestmark = [pytest.mark.external]
+
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
 

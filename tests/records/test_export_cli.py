@@ -13,6 +13,8 @@ from yariboard.records.game import GameRecord, MoveRecord, RecordError
 
 from tests.records import tsshogi
 
+pytestmark = [pytest.mark.external]
+
 SET_UP = "4k4/9/4p4/9/9/9/4P4/9/4K4 b G2r 1"
 
 

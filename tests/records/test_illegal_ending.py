@@ -11,6 +11,8 @@ from yariboard.records.game import RecordError
 
 from tests.records import tsshogi
 
+pytestmark = [pytest.mark.external]
+
 HEAD = "手合割：平手\n先手：A\n後手：B\n手数----指手---------消費時間--\n"
 # Black drops a pawn it does not hold: White wins by Black's illegal move
 LOST = HEAD + ("   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)   ( 0:02/00:00:02)\n"

@@ -20,6 +20,8 @@ from yariboard.records.formats import kif
 from tests.records.test_records import fitting_ending
 from yariboard.records.game import GameRecord, MoveRecord, RecordError
 
+pytestmark = [pytest.mark.external]
+
 DATA = os.path.join(os.path.dirname(__file__), "data")
 START = datetime.datetime(2025, 6, 1, 8, 0, 0, tzinfo=datetime.timezone.utc)
 STAMP = "%Y-%m-%dT%H:%M:%SZ"

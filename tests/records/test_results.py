@@ -15,6 +15,8 @@ from yariboard.records.game import GameRecord, MoveRecord
 
 from tests.records import tsshogi
 
+pytestmark = [pytest.mark.external]
+
 FORMATS = ("pgn", "json", "kif", "ki2", "csa", "jkf")
 # The games below end with Black to move: a resignation or a loss on time is Black's, and
 # one out of turn (White resigning while Black thinks) is the odd case.

@@ -1,5 +1,6 @@
 """Standard shogi handicaps: in the rules core, playable on the 9x9 board, and written with
 the 手合割 and PI lines that KIF and CSA readers know (cshogi and python-shogi the oracles)."""
+import pytest
 import cshogi
 import cshogi.CSA
 import cshogi.KIF
@@ -13,6 +14,8 @@ from yariboard.records import formats as exports
 from yariboard.records.formats import kif
 from yariboard.records.game import GameRecord, MoveRecord
 from yariboard.sim.board import SerialClient, SimBoard, occupied_squares
+
+pytestmark = [pytest.mark.micropython]
 
 HANDICAPS = variant_by_name("shogi").handicaps
 

@@ -12,6 +12,8 @@ from yariboard.records.game import RecordError
 
 from tests.records.test_records import random_record
 
+pytestmark = [pytest.mark.engine]
+
 CRAZYWA = "/usr/games/crazywa"
 
 

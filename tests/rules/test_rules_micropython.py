@@ -1,9 +1,12 @@
 """The same rules core, unchanged, on the real MicroPython unix port: perft and oracle vectors."""
+import pytest
 import json
 
 from shogicore import YARI, Position
 from tests.mpy import run_micropython
 from tests.oracles import fsf_legal_usi, random_game
+
+pytestmark = [pytest.mark.micropython]
 
 CHECK_VECTORS = """
 import json

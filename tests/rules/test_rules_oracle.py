@@ -9,6 +9,8 @@ from yariboard.engines.fsf_notation import fsf_to_sfen, sfen_to_fsf, usi_to_uci
 from shogicore.perft import perft
 from tests.oracles import fsf_legal_usi, pick, python_shogi_legal
 
+pytestmark = [pytest.mark.heavy]
+
 HANDICAPS = sorted(YARI.handicaps)
 
 

@@ -18,6 +18,8 @@ from yariboard.engines.xboard import (sfen_to_xboard_fen, square_from_xboard, sq
 
 from tests.oracles import pick
 
+pytestmark = [pytest.mark.external]
+
 WA = variant_by_name("wa")
 NODROPS = variant_by_name("wa-nodrops")
 from tests.mpy import ROOT

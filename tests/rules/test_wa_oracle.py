@@ -45,7 +45,7 @@ SPARROW = 1
 # Skipped (and reported so) on a machine without the engine; never in CI, which installs it.
 needs_crazywa = pytest.mark.skipif(not find_crazywa() and not os.environ.get("CI"),
                                    reason="crazywa is not installed (apt-get install crazywa)")
-pytestmark = needs_crazywa
+pytestmark = [needs_crazywa, pytest.mark.engine]
 
 
 @pytest.fixture(scope="module")

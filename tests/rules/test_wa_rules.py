@@ -9,6 +9,8 @@ from shogicore import BLACK, WHITE, Game, MoveError, Position, SfenError, varian
 from shogicore.move import is_drop, move_to
 from shogicore.notation import to_usi
 
+pytestmark = [pytest.mark.micropython]
+
 WA = variant_by_name("wa")
 NODROPS = variant_by_name("wa-nodrops")
 START = "hmlcvkwgudo/1e3s3f1/ppprpppxppp/3p3p3/11/11/11/3P3P3/PPPXPPPRPPP/1F3S3E1/ODUGWKVCLMH b - 1"

@@ -20,7 +20,7 @@ from tests.oracles import fsf_legal_usi
 from yariboard.sim.emulator import HAND_MS, MICROPYTHON_VERSION, led_styles
 from yariboard.sim.board import move_gestures, occupied_squares
 
-pytestmark = needs_emulator
+pytestmark = [needs_emulator, pytest.mark.emulator]
 
 
 def test_make_flash_deploys_through_mpremote_and_the_pico_reboots_into_main(flashed):

@@ -11,6 +11,8 @@ from tests.mpy import ROOT, micropython_binary
 from tools.flash import build, tool
 from yariboard.sim.emulator import MICROPYTHON_VERSION, UF2
 
+pytestmark = [pytest.mark.micropython]
+
 UNIX_32BIT = os.path.join(ROOT, "..", "shared", "tools", "micropython-unix-32bit")
 CODE = ("from shogicore.game import Game\nfrom boardfw import controller, storage, protocol\n"
         "g = Game('yari')\ng.play_usi('7g7f')\nprint(controller.__file__, g.position.sfen())\n")

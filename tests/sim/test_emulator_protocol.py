@@ -8,7 +8,7 @@ import pytest
 from tests.emulator import board, flashed, needs_emulator  # noqa: F401 (fixtures)
 from tests.firmware.test_protocol_fuzz import KNOWN_CODES, noise
 
-pytestmark = needs_emulator
+pytestmark = [needs_emulator, pytest.mark.emulator]
 
 
 def fuzz(bench, chunks, seed):

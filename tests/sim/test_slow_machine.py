@@ -18,7 +18,7 @@ from yariboard.board import replies
 from yariboard.board.link import Disconnected, Link
 from yariboard.sim.emulator import EmuRig
 
-pytestmark = needs_emulator
+pytestmark = [needs_emulator, pytest.mark.emulator]
 REPLY_S, RETRIES = 1.0, 1
 STOPPED_S = 4 * REPLY_S * (RETRIES + 1)   # longer than all the tries on the wall clock
 

@@ -21,6 +21,8 @@ from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
 from yariboard.sim.rig import SimRig
 
+pytestmark = [pytest.mark.micropython]
+
 PROMOTE_SFEN = "3k3/7/7/P6/7/7/7/7/3K3 b - 1"        # Black pawn 7d, 7c is in the zone
 HAND_SFEN = "3k3/7/7/7/7/7/7/7/3K3 b RBNP 1"          # one of each hand kind
 CHECK_SFEN = "3k3/7/7/7/3R3/7/7/7/3K3 w - 1"          # White's General on 4a in check

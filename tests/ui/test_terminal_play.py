@@ -6,6 +6,7 @@ each step: a capture, a declined promotion, a drop whose piece is chosen on the 
 engine's moves carried out as the LEDs order them, a take-back from the host and a
 resignation. The game must reach the archive exactly as played.
 """
+import pytest
 import fcntl
 import os
 import pty
@@ -25,6 +26,8 @@ from shogicore.notation import parse_usi
 from shogicore.position import Position
 from yariboard.records.archive import Archive
 from yariboard.sim.rig import SimRig
+
+pytestmark = [pytest.mark.micropython]
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 # Black: pawns on 7f (faces White's pawn on 7e) and 5d (next step enters the zone), a Pawn

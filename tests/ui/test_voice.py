@@ -13,6 +13,8 @@ from yariboard.play.boards import SimTable
 from yariboard.records.archive import Archive
 from yariboard.ui.voice import Announcer, Voice
 
+pytestmark = [pytest.mark.micropython, pytest.mark.external]
+
 PLIES = 6
 MOVE_WAIT_S = 120
 SPOKEN_KANA_NUMBERS = {1: "いち", 2: "に", 3: "さん", 4: "よん", 5: "ご", 6: "ろく", 7: "なな",

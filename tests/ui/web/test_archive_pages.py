@@ -25,6 +25,8 @@ from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.server import WebServer
 from tests.ui.web.browser import READ_BOARD, expected_board
 
+pytestmark = [pytest.mark.external]
+
 PAGE_WAIT_S = 20
 SCREENSHOTS = os.environ.get("YARIBOARD_SCREENSHOTS")
 

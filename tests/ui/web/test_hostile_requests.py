@@ -16,6 +16,8 @@ from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
 from yariboard.ui.web.server import WebServer
 
+pytestmark = [pytest.mark.micropython]
+
 WAIT_S = 60               # generous: a busy machine is slow, never wrong
 MOVE_WAIT_S = 120
 

@@ -17,6 +17,8 @@ from yariboard.ui.web.publish import LiveBoard
 from yariboard.ui.web.server import WebServer
 from tests.ui.web.browser import READ_BOARD, FakeTime, expected_board
 
+pytestmark = [pytest.mark.micropython, pytest.mark.external]
+
 PAGE_WAIT_S = 20          # a busy machine is slow: the page may take this long, never longer
 MOVE_WAIT_S = 120
 SCREENSHOTS = os.environ.get("YARIBOARD_SCREENSHOTS")

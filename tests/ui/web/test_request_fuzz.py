@@ -10,6 +10,8 @@ from yariboard.records.archive import Archive
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.server import WebServer
 
+pytestmark = [pytest.mark.external]
+
 ANSWERS = {200, 307, 400, 403, 404, 405, 413, 414, 415, 431, 503}
 SEGMENTS = st.sampled_from(["", "static", "board", "game", "archive", "events", "1", "..",
                             "%2e%2e", "%00", "%ff", "download.pgn", "players", "board.js",

@@ -3,6 +3,7 @@ archive, each shown small with its players; after every round of moves each smal
 equals its own game in the archive and its own board's LEDs. One board is unplugged and
 plugged back mid-game: it finds its game again, and no move of one board is ever stored
 under another's game."""
+import pytest
 import os
 import time
 
@@ -16,6 +17,8 @@ from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
 from yariboard.ui.web.server import WebServer
 from tests.ui.web.browser import READ_BOARD, FakeTime, expected_board
+
+pytestmark = [pytest.mark.micropython, pytest.mark.external]
 
 BOARDS = ("1", "2", "3")
 ROUNDS = 5
