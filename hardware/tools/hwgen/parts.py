@@ -30,7 +30,7 @@ REED = PartKind(
     "Littelfuse MDSR-4-12-23 (any NO glass reed, 10-20 AT, <= 15 mm)",
     [(1, "1"), (2, "2")],
     "pull-in 10-20 AT so a piece magnet closes it through the board but not from the next square",
-    "Coto Technology CT10-XXXX-G1 (moulded SMD reed, 12 mm; XXXX the pull-in range, 10-20 AT)",
+    "Coto Technology CT10-1020-G1 (moulded SMD reed, 12 mm, pull-in 10-20 AT)",
 )
 DIODE = PartKind(
     "diode", "D", "1N4148",
