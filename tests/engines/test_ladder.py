@@ -45,13 +45,13 @@ def test_the_ladder_chains_each_step_onto_level_1(monkeypatch):
         assert upper.error == pytest.approx(1.96 * math.sqrt(variance))
     assert describe_rung("yari", rungs[0]).endswith("+0 +- 0 (the anchor)")
     assert describe_rung("yari", rungs[2]).startswith(
-        "level 3 (built-in engine, depth 2, 60 cp noise (its level 3)): ")
+        "level 3 (built-in engine, depth 3 (its level 5)): ")
     table = markdown_table("yari", rungs).splitlines()
     assert len(table) == 2 + len(rungs)
     assert table[2] == "| 1 | built-in engine, depth 1, 400 cp noise (its level 1) | 0 (anchor) |  |"
     step = rungs[2].step
     elo, error = step_elo(step)
-    assert table[4] == ("| 3 | built-in engine, depth 2, 60 cp noise (its level 3) | %+.0f +- %.0f | "
+    assert table[4] == ("| 3 | built-in engine, depth 3 (its level 5) | %+.0f +- %.0f | "
                         "+%d =%d -%d, step %+.0f +- %.0f |" % (
                             rungs[2].rating, rungs[2].error, step.wins(), step.draws(),
                             step.losses(), elo, 1.96 * error))

@@ -35,26 +35,27 @@ def positions(count, seed=9, variant="yari"):
 def test_every_variant_climbs_from_the_built_in_engine_to_its_strongest():
     for variant, steps in levels.SCALES.items():
         assert [step.number for step in steps] == list(range(1, len(steps) + 1))
-        assert [step.builtin_level for step in steps[:4]] == [1, 2, 3, 5]
     for variant in ("yari", "shogi"):
-        budgets = [step.nodes for step in levels.scale(variant)[4:]]
-        assert {step.engine for step in levels.scale(variant)[4:]} == {levels.FSF}
+        steps = levels.scale(variant)
+        assert [step.builtin_level for step in steps[:3]] == [1, 2, 5]
+        assert {step.engine for step in steps[3:]} == {levels.FSF}
+        budgets = [step.nodes for step in steps[3:]]
         assert budgets == [1000 * 2 ** k for k in range(len(budgets))]   # a doubling a step
-    assert {step.engine for step in levels.scale("wa")} == {levels.BUILTIN}
-    assert levels.scale("wa-nodrops")[-1].builtin_level == 6
+    assert [step.builtin_level for step in levels.scale("wa")] == [1, 3, 5]
+    assert [step.builtin_level for step in levels.scale("wa-nodrops")] == [1, 3, 5, 6]
 
 
 def test_a_level_off_the_scale_is_refused_naming_the_scale():
-    with pytest.raises(ValueError, match="level must be 1 to 10 for yari, not 11"):
-        levels.level("yari", 11)
-    with pytest.raises(ValueError, match="level must be 1 to 5 for wa-nodrops, not 0"):
+    with pytest.raises(ValueError, match="level must be 1 to 9 for yari, not 10"):
+        levels.level("yari", 10)
+    with pytest.raises(ValueError, match="level must be 1 to 4 for wa-nodrops, not 0"):
         levels.level("wa-nodrops", 0)
 
 
-@pytest.mark.parametrize("number", [1, 2, 3, 4])
+@pytest.mark.parametrize("number", [1, 2, 3])
 def test_a_built_in_level_searches_to_its_depth_with_its_noise(number):
     """Read back from the engine's own report: the depth it reached, and whether its noise
-    makes different seeds choose differently (levels 1 to 3) or not (level 4: none)."""
+    makes different seeds choose differently (levels 1 and 2) or not (level 3: none)."""
     step = levels.level("yari", number)
     own = BUILTIN_LEVELS[step.builtin_level]
     chosen = set()
@@ -77,7 +78,7 @@ def strays(engine, searches):
     return count
 
 
-@pytest.mark.parametrize("number", [5, 6, 7, 8, 9, 10])
+@pytest.mark.parametrize("number", [4, 5, 6, 7, 8, 9])
 def test_a_fairy_stockfish_level_plays_at_full_skill_and_the_nodes_it_claims(number):
     """The engine offers the skill option the level sets; it counts no more nodes than the
     level's budget (and most of it), and its move is always its own best line's."""
@@ -139,9 +140,9 @@ def test_wa_with_drops_gets_crazywa_when_installed():
 
 
 def test_play_refuses_a_level_off_its_variants_scale(capsys):
-    assert main(["play", "--sim", "--variant", "wa-nodrops", "--level", "6"]) == 1
+    assert main(["play", "--sim", "--variant", "wa-nodrops", "--level", "5"]) == 1
     assert capsys.readouterr().err.strip() == (
-        "yariboard: error: level must be 1 to 5 for wa-nodrops, not 6")
+        "yariboard: error: level must be 1 to 4 for wa-nodrops, not 5")
 
 
 def archived_game(tmp_path, variant="shogi"):

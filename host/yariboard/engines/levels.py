@@ -61,24 +61,25 @@ def _steps(*settings):
                  for number, setting in enumerate(settings, 1))
 
 
-# The built-in engine's levels 1, 2, 3 and 5 (depth 1 with 400 and 150 cp of noise, depth 2
-# with 60, depth 3) are the first steps everywhere: its level 3 won 16 of 16 against its
-# level 1, so level 2 stays between them. Fairy-Stockfish's 1,000 nodes beat depth 3 by
-# about 170 Elo, and then each doubling of its budget is the next step. Wa Shogi has the
-# built-in levels alone: CrazyWa 1.0.5 crashed in the first game of every match tried (at
-# depth 2 and at node budgets, retried with and without the game's moves), so a ladder
-# cannot rate it; it gives Wa's hints (`strongest_engine`). The built-in engine's level 6
-# (4 plies) tops Wa without drops, where it is quick enough to play.
-_FSF_STEPS = _steps(1, 2, 3, 5, (FSF, 1000), (FSF, 2000), (FSF, 4000), (FSF, 8000),
-                    (FSF, 16000), (FSF, 32000))
+# The built-in engine's levels are the first steps everywhere, those a ladder tells apart
+# (docs/engines.md): in Yari Shogi its level 2 (depth 1, 150 cp of noise) beat level 1 (400
+# cp) +17 -7 and its level 5 (depth 3) beat level 3 (depth 2, 60 cp) only +13 -11, so
+# levels 1, 2 and 5; in Wa Shogi level 2 did not beat level 1 (+7 =1 -8), so levels 1, 3
+# and 5. Fairy-Stockfish's 1,000 nodes beat depth 3 by about 180 Elo, and then each doubling
+# of its budget is the next step. Wa Shogi has the built-in levels alone: CrazyWa 1.0.5
+# crashed in the first game of every match tried (at depth 2 and at node budgets, asked
+# again with and without the game's moves), so a ladder cannot rate it; it gives Wa's hints
+# (`strongest_engine`). The built-in engine's level 6 (4 plies) tops Wa without drops.
+_FSF_STEPS = _steps(1, 2, 5, (FSF, 1000), (FSF, 2000), (FSF, 4000), (FSF, 8000), (FSF, 16000),
+                    (FSF, 32000))
 SCALES = {
     "yari": _FSF_STEPS,
     "shogi": _FSF_STEPS,
-    "wa": _steps(1, 2, 3, 5),
-    "wa-nodrops": _steps(1, 2, 3, 5, 6),
+    "wa": _steps(1, 3, 5),
+    "wa-nodrops": _steps(1, 3, 5, 6),
 }
 # The level `play` starts at: the built-in engine at depth 3, which needs nothing installed.
-DEFAULT_LEVEL = 4
+DEFAULT_LEVEL = 3
 
 # What the ladder measured (docs/engines.md has the runs and their commands): a level's
 # rating and the half-width of its 95 % interval, level 1 rated 0.

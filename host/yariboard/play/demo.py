@@ -22,7 +22,7 @@ from yariboard.sim.rig import SimRig
 
 DEFAULT_MAX_PLIES = 160
 # The built-in engine at depth 3 against its level 1: both need nothing installed.
-DEFAULT_LEVELS = (4, 1)
+DEFAULT_LEVELS = (3, 1)
 WINNER_NAMES = {BLACK: "black", WHITE: "white", None: "draw"}
 
 
