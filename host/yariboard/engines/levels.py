@@ -84,6 +84,8 @@ DEFAULT_LEVEL = 3
 # What the ladder measured (docs/engines.md has the runs and their commands): a level's
 # rating and the half-width of its 95 % interval, level 1 rated 0.
 RATINGS = {
+    "yari": {1: (0, 0), 2: (147, 145), 3: (625, 298), 4: (807, 334), 5: (971, 364),
+             6: (1153, 394), 7: (1416, 429), 8: (1704, 462), 9: (1886, 486)},
 }
 
 
