@@ -65,16 +65,16 @@ def _steps(*settings):
 # (docs/engines.md): in Yari Shogi its level 2 (depth 1, 150 cp of noise) beat level 1 (400
 # cp) +17 -7 and its level 5 (depth 3) beat level 3 (depth 2, 60 cp) only +13 -11, so
 # levels 1, 2 and 5; in Wa Shogi level 2 did not beat level 1 (+7 =1 -8), so levels 1, 3
-# and 5. In Yari Fairy-Stockfish's 1,000 nodes beat depth 3 +18 -6; in shogi they lost to
-# it (+9 =1 -14), so shogi's Fairy-Stockfish starts at 2,000. Each doubling of its budget is
-# the next step. Wa Shogi has the built-in levels alone: CrazyWa 1.0.5 crashed in the first
+# and 5. In Yari Fairy-Stockfish's 1,000 nodes beat depth 3 +18 -6; in shogi 1,000 nodes
+# lost to it (+9 =1 -14) and 2,000 scored even (+12 -12), so shogi's Fairy-Stockfish starts
+# at 4,000. Each doubling of its budget is the next step. Wa Shogi has the built-in levels alone: CrazyWa 1.0.5 crashed in the first
 # game of every match tried (at depth 2 and at node budgets, asked again with and without
 # the game's moves), so a ladder cannot rate it; it gives Wa's hints (`strongest_engine`).
 # The built-in engine's level 6 (4 plies) tops Wa without drops.
 SCALES = {
     "yari": _steps(1, 2, 5, (FSF, 1000), (FSF, 2000), (FSF, 4000), (FSF, 8000), (FSF, 16000),
                    (FSF, 32000)),
-    "shogi": _steps(1, 2, 5, (FSF, 2000), (FSF, 4000), (FSF, 8000), (FSF, 16000), (FSF, 32000)),
+    "shogi": _steps(1, 2, 5, (FSF, 4000), (FSF, 8000), (FSF, 16000), (FSF, 32000)),
     "wa": _steps(1, 3, 5),
     "wa-nodrops": _steps(1, 3, 5, 6),
 }
