@@ -13,6 +13,7 @@ without seconds or weekday. Files named `.kif` are Shift_JIS (CP932) by conventi
 UTF-8 (see `encoding_for`).
 """
 import datetime
+import functools
 import re
 
 from shogicore.move import drop_kind, is_drop, is_promotion, make_move, move_from, move_to
@@ -23,7 +24,8 @@ from shogicore.variants import BLACK, variant_by_name
 from yariboard.records.declaration import declaration_wins
 from yariboard.records.formats import bod, dates
 from yariboard.records.game import (FIRST_YEAR, LAST_YEAR, GameRecord, MoveRecord, RecordError,
-                               now_stamp, parse_stamp, replay, stamp)
+                               now_stamp, parse_stamp, replay, stamp,
+                                    stamp_seconds, walk)
 
 PIECES = {
     "shogi": {"P": "歩", "L": "香", "N": "桂", "S": "銀", "G": "金", "B": "角", "R": "飛",
@@ -148,19 +150,21 @@ def _game(record, notes):
     lines += comment_lines(record.comments.get(0, ""), notes.get(0, []))
     variant = variant_by_name(record.variant)
     used = [0, 0]
-    previous = [parse_stamp(record.date), None]  # time of the last move, its destination
+    previous = [stamp_seconds(record.date), None]  # time of the last move, its destination
+    comments = record.comments
 
     def add(index, position, move):
-        when = parse_stamp(record.moves[index].at)
-        spent = int((when - previous[0]).total_seconds())
+        when = stamp_seconds(record.moves[index].at)
+        spent = when - previous[0]
         used[position.side] += spent
         text = move_text(variant, position, move, previous[1])
-        lines.append("%4d %s   (%2d:%02d/%s)" % (index + 1, _pad(text, 14), spent // 60, spent % 60,
+        lines.append("%4d %s   (%2d:%02d/%s)" % (index + 1, _padded(text), spent // 60, spent % 60,
                                               _hms(used[position.side])))
-        lines.extend(comment_lines(record.comments.get(index + 1, ""), notes.get(index + 1, [])))
+        if index + 1 in comments or index + 1 in notes:
+            lines.extend(comment_lines(comments.get(index + 1, ""), notes.get(index + 1, [])))
         previous[0], previous[1] = when, move_to(move)
 
-    final = replay(record, add)
+    final = walk(record, add)
     plies = len(record.moves)
     if record.reason == "illegal-move" and record.tag(ILLEGAL_TAG):
         # the move that lost is written as the file had it, then the side to move wins
@@ -199,7 +203,8 @@ def comment_lines(comment, analysis):
     return ["*" + line for line in comment.split("\n") if comment] + ["*" + text for text in analysis]
 
 
-def _pad(text, width):
+@functools.lru_cache(maxsize=4096)
+def _padded(text, width=14):
     """Pad to a display width (full-width characters count twice), as KIF readers align."""
     shown = sum(1 if ord(c) < 0x80 else 2 for c in text)
     return text + " " * max(0, width - shown)
@@ -211,21 +216,30 @@ def _hms(seconds):
 
 def move_text(variant, position, move, last_to):
     """One move in KIF words, e.g. ７六歩(77), 同　角成(88), ５五香桂打."""
-    pieces = PIECES[variant.name]
+    destinations, origins, pieces = _words(variant)
     to = move_to(move)
-    if last_to == to:
-        where = "同　"
-    else:
-        where = FULL_WIDTH[variant.file_of(to) - 1] + KANJI[variant.rank_of(to) - 1]
+    where = "同　" if last_to == to else destinations[to]
     if is_drop(move):
-        return where + pieces[variant.symbol(drop_kind(move))] + "打"
+        return where + pieces[drop_kind(move)] + "打"
     frm = move_from(move)
-    kind = position.piece_at(frm) & 31
-    text = where + pieces[variant.symbol(kind)]
+    text = where + pieces[position.piece_at(frm) & 31]
     if is_promotion(move):
         text += "成"
     # A declined promotion is left unmarked: "不成" is optional in KIF and some readers reject it.
-    return text + "(%d%d)" % (variant.file_of(frm), variant.rank_of(frm))
+    return text + origins[frm]
+
+
+@functools.lru_cache(maxsize=None)
+def _words(variant):
+    """The KIF words of a variant, looked up for every move written: {square: `７六`},
+    {square: `(76)`}, {kind: `歩`}."""
+    destinations, origins = {}, {}
+    for square in variant.squares:
+        file, rank = variant.file_of(square), variant.rank_of(square)
+        destinations[square] = FULL_WIDTH[file - 1] + KANJI[rank - 1]
+        origins[square] = "(%d%d)" % (file, rank)
+    pieces = {variant.kind_of(symbol): name for symbol, name in PIECES[variant.name].items()}
+    return destinations, origins, pieces
 
 
 # -- reading -------------------------------------------------------------------------------

@@ -1,0 +1,115 @@
+"""A record's moves played fast: a file's moves checked one by one as they are read, the
+archive's own moves walked through for a writer.
+
+The rules core's `is_legal` finds a board move among every move of its piece, with the
+checks and pins of the whole position; at a record's scale (an import or export of
+thousands of games) that was most of the time. Here a board move is checked on its own:
+its piece can go there (the variant's step, slide and range tables, the squares between
+empty), the promotion is one the rules allow, and the mover's General is safe after it (the
+core's own make, look, unmake). Drops keep the core's own check, which already looks at the
+one square. The USI text of a move is read and written through a table per variant.
+"""
+from shogicore.move import PROMOTION, parse_usi, to_usi
+from shogicore.position import Position
+
+_GEOMETRY = {}      # variant name -> per kind {Black's offset: ((unit offset, most steps), ...)}
+_USI_OF = {}        # variant name -> {move: USI text}
+_MOVE_OF = {}       # variant name -> {USI text: move}
+
+
+def usi_of(variant, move):
+    """`to_usi`, remembered: a game's moves are mostly moves other games made too."""
+    known = _USI_OF.setdefault(variant.name, {})
+    text = known.get(move)
+    if text is None:
+        text = known[move] = to_usi(variant, move)
+    return text
+
+
+def move_of(variant, text):
+    """`parse_usi`, remembered (only what parses: the table holds real moves of the board)."""
+    known = _MOVE_OF.setdefault(variant.name, {})
+    move = known.get(text)
+    if move is None:
+        move = known[text] = parse_usi(variant, text)
+    return move
+
+
+def _geometry(variant):
+    """For each kind, every offset (as Black moves) its piece can reach on an empty board,
+    with the unit steps that get it there."""
+    tables = _GEOMETRY.get(variant.name)
+    if tables is None:
+        longest = max(variant.files, variant.ranks)
+        tables = []
+        for kind in range(len(variant.steps)):
+            reach = {}
+            paths = [(d, 1) for d in variant.steps[kind]]
+            paths += [(d, longest) for d in variant.slides[kind]]
+            paths += list(variant.ranges[kind])
+            for unit, most in paths:
+                for n in range(1, most + 1):
+                    reach.setdefault(unit * n, []).append((unit, n))
+            tables.append(reach)
+        _GEOMETRY[variant.name] = tables
+    return tables
+
+
+class RecordPosition(Position):
+    """A Position that checks a record's moves one at a time (`allows`) and walks through
+    moves already checked (`walk`, for writers: the board, hands and side follow; the
+    history does not, so such a position is never asked about repetition)."""
+
+    def __init__(self, variant, sfen=None):
+        super().__init__(variant, sfen)
+        self._reach = _geometry(self.variant)
+
+    def allows(self, m):
+        """Exactly `is_legal(m)`, without generating the moves of the piece."""
+        frm = (m >> 8) & 0xFF
+        if frm == 0:
+            return self.is_legal(m)
+        v = self.variant
+        to = m & 0xFF
+        board = self.board
+        side = self.side
+        if m >> 17 or not v.on_board(frm) or not v.on_board(to):
+            return False
+        piece = board[frm]
+        target = board[to]
+        if not piece or piece >> 5 != side or (target and target >> 5 == side):
+            return False
+        kind = piece & 31
+        if not self._reaches(kind, frm, to) or not self._promotion_fits(m, kind, frm, to):
+            return False
+        return self._safe(m)
+
+    def _reaches(self, kind, frm, to):
+        sign = 1 - 2 * self.side
+        board = self.board
+        for unit, steps in self._reach[kind].get((to - frm) * sign, ()):
+            unit *= sign
+            square = frm + unit
+            for _ in range(steps - 1):
+                if board[square]:
+                    break
+                square += unit
+            else:
+                return True
+        return False
+
+    def _promotion_fits(self, m, kind, frm, to):
+        """As the core's move generator: promotion into, out of or inside the zone, and no
+        stay unpromoted on a rank the piece could never leave."""
+        v = self.variant
+        depth = v.depth[self.side]
+        may_promote = v.promote[kind] and (depth[to] <= v.promotion_ranks
+                                           or depth[frm] <= v.promotion_ranks)
+        if m & PROMOTION:
+            return bool(may_promote)
+        return not may_promote or depth[to] > v.forced[kind]
+
+    def walk(self, m):
+        """Play a move already known legal: board, hands and side only (no history)."""
+        self._make(m)
+        self.move_number += 1
