@@ -27,7 +27,8 @@ def test_allows_exactly_the_legal_board_moves_and_drops(variant):
         squares = position.variant.squares
         board_moves = [(frm << 8) | to | promote for frm in squares for to in squares
                        for promote in (0, PROMOTION)]
-        drops = [(kind << 17) | to for kind in position.variant.hand_kinds for to in squares]
+        drops = [(kind << 17) | to | promote for kind in position.variant.kinds for to in squares
+                 for promote in (0, PROMOTION)]
         allowed = {m for m in board_moves + drops if position.allows(m)}
         assert allowed == set(position.legal_moves()), position.sfen()
 

@@ -82,6 +82,27 @@ def _day_seconds(day):
     return int(parse_stamp(day + "T00:00:00Z").timestamp())
 
 
+def stamp_at(seconds):
+    """The stamp `seconds` after 1970 (the inverse of stamp_seconds), RecordError when it
+    falls outside the years a stamp may have: a reader's clock after each move's time."""
+    day, rest = divmod(seconds, 86400)
+    return "%sT%02d:%02d:%02dZ" % (_day_text(day), rest // 3600, rest // 60 % 60, rest % 60)
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_text(day):
+    try:
+        date = _EPOCH + datetime.timedelta(days=day)
+    except OverflowError:
+        date = None
+    if date is None or not FIRST_YEAR <= date.year <= LAST_YEAR:
+        raise RecordError("a time out of range (years %d to %d)" % (FIRST_YEAR, LAST_YEAR))
+    return date.isoformat()
+
+
+_EPOCH = datetime.date(1970, 1, 1)
+
+
 def check_name(name, side):
     """A player's name: one line of text (it must survive every file format unchanged)."""
     if not isinstance(name, str):

@@ -11,6 +11,7 @@ one square. The USI text of a move is read and written through a table per varia
 """
 from shogicore.move import PROMOTION, parse_usi, to_usi
 from shogicore.position import Position
+from shogicore.variants import KING, PAWN
 
 _GEOMETRY = {}      # variant name -> per kind {Black's offset: ((unit offset, most steps), ...)}
 _USI_OF = {}        # variant name -> {move: USI text}
@@ -37,11 +38,12 @@ def move_of(variant, text):
 
 def _geometry(variant):
     """For each kind, every offset (as Black moves) its piece can reach on an empty board,
-    with the unit steps that get it there."""
+    with the unit steps that get it there; and every offset, either way, along which a
+    slider or ranged piece attacks (a piece there may shield its General)."""
     tables = _GEOMETRY.get(variant.name)
     if tables is None:
         longest = max(variant.files, variant.ranks)
-        tables = []
+        reaches = []
         for kind in range(len(variant.steps)):
             reach = {}
             paths = [(d, 1) for d in variant.steps[kind]]
@@ -50,8 +52,13 @@ def _geometry(variant):
             for unit, most in paths:
                 for n in range(1, most + 1):
                     reach.setdefault(unit * n, []).append((unit, n))
-            tables.append(reach)
-        _GEOMETRY[variant.name] = tables
+            reaches.append(reach)
+        lines = {}
+        for unit, most in ([(d, longest) for d, _ in variant.slide_attacks]
+                           + [(d, most) for d, most, _ in variant.range_attacks]):
+            for n in range(1, most + 1):
+                lines[unit * n], lines[-unit * n] = unit, -unit
+        tables = _GEOMETRY[variant.name] = reaches, lines
     return tables
 
 
@@ -61,16 +68,26 @@ class RecordPosition(Position):
     history does not, so such a position is never asked about repetition)."""
 
     def __init__(self, variant, sfen=None):
+        self.checked = None     # is the side to move in check? None: not known
         super().__init__(variant, sfen)
-        self._reach = _geometry(self.variant)
+        self._reach, self._lines = _geometry(self.variant)
+
+    def in_check(self):
+        # push asks after every move: the answer is kept for allows
+        self.checked = super().in_check()
+        return self.checked
+
+    def pop(self):
+        self.checked = None
+        return super().pop()
 
     def allows(self, m):
-        """Exactly `is_legal(m)`, without generating the moves of the piece."""
+        """Is `m` one of `legal_moves()`? Found without generating the moves of the piece."""
         frm = (m >> 8) & 0xFF
-        if frm == 0:
-            return self.is_legal(m)
         v = self.variant
         to = m & 0xFF
+        if frm == 0:
+            return self._drop_allowed(m, (m >> 17) & 31, to)
         board = self.board
         side = self.side
         if m >> 17 or not v.on_board(frm) or not v.on_board(to):
@@ -82,7 +99,43 @@ class RecordPosition(Position):
         kind = piece & 31
         if not self._reaches(kind, frm, to) or not self._promotion_fits(m, kind, frm, to):
             return False
-        return self._safe(m)
+        # only a General's move, a move out of check or one that may uncover a line to the
+        # General can leave it attacked
+        if kind == KING or self._in_check() or self._shields(frm):
+            return self._safe(m)
+        return True
+
+    def _shields(self, frm):
+        """Is the piece on `frm` the first on a slider's line from its own General?"""
+        king = self.kings[self.side]
+        unit = self._lines.get(king - frm)
+        if unit is None:
+            return False
+        square = frm + unit
+        while square != king:
+            if self.board[square]:
+                return False
+            square += unit
+        return True
+
+    def _in_check(self):
+        return self.in_check() if self.checked is None else self.checked
+
+    def _drop_allowed(self, m, kind, to):
+        """The core's own rules for a drop (_drop_ok), nifu looked for on the one file."""
+        v = self.variant
+        side = self.side
+        if (m >> 22 or m & PROMOTION or not self.hands[side][kind] or not v.on_board(to)
+                or self.board[to] or v.depth[side][to] <= v.forced[kind]):
+            return False
+        if kind == PAWN:
+            own_pawn = PAWN | (side << 5)
+            top = v.square(v.file_of(to), 1)
+            if own_pawn in self.board[top:top + v.ranks * v.stride:v.stride]:
+                return False
+        if self._in_check() and not self._safe(m):
+            return False
+        return not (kind == PAWN and not v.pawn_drop_mate_legal and self._pawn_drop_mates(m))
 
     def _reaches(self, kind, frm, to):
         sign = 1 - 2 * self.side
@@ -111,5 +164,6 @@ class RecordPosition(Position):
 
     def walk(self, m):
         """Play a move already known legal: board, hands and side only (no history)."""
+        self.checked = None
         self._make(m)
         self.move_number += 1

@@ -12,20 +12,18 @@ kept, the variations are skipped), times with or without hours, and a start date
 without seconds or weekday. Files named `.kif` are Shift_JIS (CP932) by convention, `.kifu`
 UTF-8 (see `encoding_for`).
 """
-import datetime
 import functools
 import re
 
-from shogicore.move import drop_kind, is_drop, is_promotion, make_move, move_from, move_to
-from shogicore.notation import to_usi
-from shogicore.position import Position
+from shogicore.move import drop_kind, is_drop, is_promotion, make_drop, make_move, move_from, move_to
 from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records.declaration import declaration_wins
 from yariboard.records.formats import bod, dates
 from yariboard.records.game import (FIRST_YEAR, LAST_YEAR, GameRecord, MoveRecord, RecordError,
-                               now_stamp, parse_stamp, replay, stamp,
+                               now_stamp, settle, stamp_at,
                                     stamp_seconds, walk)
+from yariboard.records.playback import RecordPosition, usi_of
 
 PIECES = {
     "shogi": {"P": "歩", "L": "香", "N": "桂", "S": "銀", "G": "金", "B": "角", "R": "飛",
@@ -249,15 +247,6 @@ def _at_line(line, error):
     return RecordError("line %d: %s" % (line, error))
 
 
-def _clock_after(clock, minutes, seconds):
-    """The time after a move that took `minutes`:`seconds`, as a checked stamp."""
-    try:
-        later = parse_stamp(clock) + datetime.timedelta(minutes=int(minutes), seconds=int(seconds))
-    except OverflowError:
-        raise RecordError("move time %s:%s is out of range" % (minutes[:12], seconds))
-    return stamp(parse_stamp(stamp(later)))   # refused past the last year a stamp may have
-
-
 def read_kif(text):
     """The main line of the one game in a KIF text, with its headers and comments.
 
@@ -358,9 +347,18 @@ FIELD_HEADERS = ("先手", "後手", "下手", "上手", "手合割", "対局モ
 
 
 def record_of(headers, body, diagram, zone, side):
+    """The record a scanned KIF or KI2 text (see scan) holds: its headers, then its moves."""
+    record = headed_record(headers, diagram, zone, side)
+    reader = _MoveLines(record)
+    for number, line in body:
+        reader.read(number, line)
+    return reader.finished()
+
+
+def headed_record(headers, diagram, zone, side):
+    """A record with the fields KIF's headers give: variant, start, date, tags, names, mode."""
     values = {key: (value, line) for key, value, line in headers}
     variant_name = "yari" if values.get(YARI_HEADER[0], ("",))[0] == YARI_HEADER[1] else "shogi"
-    variant = variant_by_name(variant_name)
     record = GameRecord(variant=variant_name, zone=zone)
     if diagram:
         if variant_name != "shogi":
@@ -368,11 +366,24 @@ def record_of(headers, body, diagram, zone, side):
         record.start_sfen = diagram
     else:
         handicap, line = values.get("手合割", (EVEN, 0))
-        record.start_sfen = _start_sfen(variant_name, handicap.split()[0] if handicap.split() else EVEN,
-                                        record, line)
+        words = handicap.split()
+        record.start_sfen = _start_sfen(variant_name, words[0] if words else EVEN, record, line)
         if side == "w":
             record.start_sfen = record.start_sfen.replace(" b ", " w ")
+    _date_and_tags(record, headers, values, diagram)
+    for keys, field in ((("先手", "下手"), "black"), (("後手", "上手"), "white")):
+        for key in keys:
+            if key in values:
+                setattr(record, field, values[key][0])
+    if "対局モード" in values:
+        record.mode = values["対局モード"][0]
+    return record
+
+
+def _date_and_tags(record, headers, values, diagram):
+    """The start date (now, when the file has none) and the headers kept as tags."""
     started = values.get("開始日時", ("",))[0].strip()   # an empty one says nothing: no date
+    zone = record.zone
     record.date = dates.read_date(started, zone) if started else None
     record.tags = [(key, value) for key, value, _ in headers if key not in FIELD_HEADERS
                    and (key != "開始日時" or started and dates.needs_text(value, record.date, zone))]
@@ -380,86 +391,103 @@ def record_of(headers, body, diagram, zone, side):
         # beside a diagram it names no position, only which words the sides go by (下手/上手)
         record.tags.append(("手合割", values["手合割"][0]))
     record.date = record.date or now_stamp()
-    for keys, field in ((("先手", "下手"), "black"), (("後手", "上手"), "white")):
-        for key in keys:
-            if key in values:
-                setattr(record, field, values[key][0])
-    if "対局モード" in values:
-        record.mode = values["対局モード"][0]
-    position = Position(variant, record.start_sfen)
-    clock, last_to, ending = record.date, None, None
-    move_lines, notes = [], {}
-    move_re = MOVE_RES[variant_name]
-    illegal = None     # (error, KIF text) of a move that is not legal, kept if it lost the game
-    for number, line in body:
+
+
+class _MoveLines:
+    """The body of one KIF game read line by line onto its record: moves with their times,
+    comments, the ending word and the `まで` line."""
+
+    def __init__(self, record):
+        self.record = record
+        self.variant = variant_by_name(record.variant)
+        self.position = RecordPosition(self.variant, record.start_sfen)
+        self.move_re = MOVE_RES[record.variant]
+        self.clock = stamp_seconds(record.date)
+        self.last_to = None
+        self.ending = None
+        self.illegal = None  # (error, KIF text) of a move that is not legal, kept if it lost the game
+        self.move_lines, self.notes = [], {}
+
+    def read(self, number, line):
         if line[0] == "*":
-            ply = len(record.moves) + (1 if ending is not None else 0) + (1 if illegal else 0)
-            notes.setdefault(ply, []).append(line[1:])
-            continue
-        result = RESULT_RE.match(line)
-        if line.startswith("まで") and not result:
-            continue   # a summary such as まで61手詰 (a problem's length), not a result
+            ply = len(self.record.moves) + (self.ending is not None) + bool(self.illegal)
+            self.notes.setdefault(ply, []).append(line[1:])
+            return
+        result = line.startswith("まで") and RESULT_RE.match(line)
         if result:
-            side_word, outcome, draw = result.group(2, 3, 4)
-            if ending is None:
-                ending = ("", "")
-            if draw == "中断":
-                record.winner = record.reason = ""
-            elif draw and record.reason:
-                record.winner = "draw"
-            elif side_word and record.reason:
-                first = side_word in ("先手", "下手")
-                record.winner = "black" if first == (outcome == "勝ち") else "white"
-            continue
-        match = move_re.match(line)
-        if not match:
-            raise _at_line(number, "unreadable move line %r" % line[:40])
-        if ending is not None:
+            self._result(*result.group(2, 3, 4))
+        elif not line.startswith("まで"):   # else a summary such as まで61手詰 (a problem's length)
+            match = self.move_re.match(line)
+            if not match:
+                raise _at_line(number, "unreadable move line %r" % line[:40])
+            self._move_line(number, line, match)
+
+    def _result(self, side_word, outcome, draw):
+        """The `まで` line: it may restate the winner of the ending already read."""
+        record = self.record
+        if self.ending is None:
+            self.ending = ("", "")
+        if draw == "中断":
+            record.winner = record.reason = ""
+        elif draw and record.reason:
+            record.winner = "draw"
+        elif side_word and record.reason:
+            first = side_word in ("先手", "下手")
+            record.winner = "black" if first == (outcome == "勝ち") else "white"
+
+    def _move_line(self, number, line, match):
+        if self.ending is not None:
             raise _at_line(number, "move after the game ended")
-        if illegal and not (match.group(7) and _ending(match.group(7), position, number)[0]
-                            == "illegal-move"):
-            raise illegal[0]
-        plies = len(record.moves) + (1 if illegal else 0)
+        word = match.group(7)
+        if self.illegal and not (word and _ending(word, self.position, number)[0] == "illegal-move"):
+            raise self.illegal[0]
+        plies = len(self.record.moves) + bool(self.illegal)
         if int(match.group(1)) != plies + 1:
             raise _at_line(number, "move number %s, expected %d" % (match.group(1), plies + 1))
-        if illegal:
+        if self.illegal:
             # the game was lost by this illegal move: its mover, the side to move, lost
-            ending = record.reason, record.winner = "illegal-move", (
-                "white" if position.side == BLACK else "black")
-            record.tags.append((ILLEGAL_TAG, illegal[1]))
-            continue
-        if match.group(7):
-            ending = _ending(match.group(7), position, number)
-            record.reason, record.winner = ending
-            if not record.reason and match.group(7) != SUSPENDED:
-                record.tags.append((ENDING_TAG, match.group(7)))
-            continue
+            self.ending = self.record.reason, self.record.winner = (
+                "illegal-move", "white" if self.position.side == BLACK else "black")
+            self.record.tags.append((ILLEGAL_TAG, self.illegal[1]))
+        elif word:
+            self.ending = self.record.reason, self.record.winner = _ending(word, self.position, number)
+            if not self.record.reason and word != SUSPENDED:
+                self.record.tags.append((ENDING_TAG, word))
+        else:
+            self._played(number, line, match)
+
+    def _played(self, number, line, match):
         try:
-            move = _parse_move(variant, position, match, last_to, number)
+            move = _parse_move(self.variant, self.position, match, self.last_to, number)
         except RecordError as error:
             end = match.end(6) + 1 if match.group(6) else max(match.end(3), match.end(4))  # (59)
-            illegal = error, line[match.start(2):end]
-            continue
+            self.illegal = error, line[match.start(2):end]
+            return
         spent = TIME_RE.match(match.group(8) or "")
         if spent:
+            minutes, seconds = spent.group(1, 2)
+            self.clock += int(minutes) * 60 + int(seconds)
             try:
-                clock = _clock_after(clock, spent.group(1), spent.group(2))
+                at = stamp_at(self.clock)
             except RecordError as error:
-                raise _at_line(number, error)
-        record.moves.append(MoveRecord(to_usi(variant, move), clock))
-        move_lines.append(number)
-        position.push(move)
-        last_to = move_to(move)
-    if illegal and ending is None:
-        raise illegal[0]
-    record.comments = {ply: "\n".join(lines).rstrip("\n") for ply, lines in notes.items()}
-    try:
-        replay(record)
-    except RecordError as error:
-        raise _at_line(move_lines[-1] if move_lines else 1, error)
-    return record
+                raise _at_line(number, "move time %s:%s: %s" % (minutes[:12], seconds, error))
+        else:
+            at = self.record.moves[-1].at if self.record.moves else self.record.date
+        self.record.moves.append(MoveRecord(usi_of(self.variant, move), at))
+        self.move_lines.append(number)
+        self.position.push(move)
+        self.last_to = move_to(move)
 
-
+    def finished(self):
+        """The record, once its ending, comments and every move's time are checked."""
+        record = self.record
+        if self.illegal and self.ending is None:
+            raise self.illegal[0]
+        record.comments = {ply: "\n".join(lines).rstrip("\n") for ply, lines in self.notes.items()}
+        try:
+            return settle(record, self.position)
+        except RecordError as error:
+            raise _at_line(self.move_lines[-1] if self.move_lines else 1, error)
 
 
 def _start_sfen(variant_name, handicap, record, line):
@@ -529,31 +557,39 @@ KEPT_UNFINISHED = ("封じ手", "不詰", "不戦勝", "不戦敗")
 
 def _parse_move(variant, position, match, last_to, line):
     where, piece, action, from_file, from_rank = match.group(2, 3, 4, 5, 6)
-    if where.startswith("同"):
+    destinations, origins, kinds = _squares(variant)
+    if where[0] == "同":
         if last_to is None:
             raise _at_line(line, "同 (same square) on the first move")
         to = last_to
     else:
-        to = variant.square(FULL_WIDTH.index(where[0]) + 1, KANJI.index(where[1]) + 1)
-    symbols = {name: symbol for symbol, name in PIECES[variant.name].items()}
-    symbol = symbols.get(piece) or PIECE_ALIASES[variant.name][piece]
+        to = destinations[where]
+    kind = kinds[piece]
     if action == "打":
         if from_file:
             raise _at_line(line, "a drop has no origin square")
-        candidates = [m for m in position.legal_moves()
-                      if is_drop(m) and move_to(m) == to and variant.symbol(drop_kind(m)) == symbol]
+        move = make_drop(kind, to)
     else:
         if not from_file:
             raise _at_line(line, "a move needs its origin square, as (77)")
-        frm_file, frm_rank = int(from_file), int(from_rank)
-        if not (1 <= frm_file <= variant.files and 1 <= frm_rank <= variant.ranks):
+        frm = origins.get(from_file + from_rank)
+        if frm is None:
             raise _at_line(line, "no square %s%s on this board" % (from_file, from_rank))
-        frm = variant.square(frm_file, frm_rank)
-        if variant.symbol(position.piece_at(frm) & 31) != symbol:
+        if position.piece_at(frm) & 31 != kind:
             raise _at_line(line, "no %s on %s%s" % (piece, from_file, from_rank))
         move = make_move(frm, to, action == "成")
-        candidates = [move] if position.is_legal(move) else []
-    if not candidates:
-        raise _at_line(line, "move %d %r is not legal here" % (len(position.moves()) + 1,
+    if not position.allows(move):
+        raise _at_line(line, "move %d %r is not legal here" % (position.plies + 1,
                                                               match.group(0).strip()))
-    return candidates[0]
+    return move
+
+
+@functools.lru_cache(maxsize=None)
+def _squares(variant):
+    """What a KIF move line names, read for every move: {`７六`: square}, {`76`: square},
+    {piece word or alias: kind}."""
+    destinations, origins, pieces = _words(variant)
+    kinds = {name: variant.kind_of(symbol) for symbol, name in PIECES[variant.name].items()}
+    kinds.update((alias, variant.kind_of(symbol)) for alias, symbol in PIECE_ALIASES[variant.name].items())
+    return ({word: square for square, word in destinations.items()},
+            {word.strip("()"): square for square, word in origins.items()}, kinds)
