@@ -72,9 +72,13 @@ def stamp_seconds(text):
     if not match:
         parse_stamp(text)       # says what is wrong with it
     hours, minutes, seconds = int(match.group(4)), int(match.group(5)), int(match.group(6))
-    if hours > 23 or minutes > 59 or seconds > 59:
+    try:
+        day = _day_seconds(text[:10])
+    except RecordError:
+        day = None
+    if day is None or hours > 23 or minutes > 59 or seconds > 59:
         parse_stamp(text)
-    return _day_seconds(text[:10]) + hours * 3600 + minutes * 60 + seconds
+    return day + hours * 3600 + minutes * 60 + seconds
 
 
 @functools.lru_cache(maxsize=4096)

@@ -20,11 +20,25 @@ _MOVE_OF = {}       # variant name -> {USI text: move}
 
 def usi_of(variant, move):
     """`to_usi`, remembered: a game's moves are mostly moves other games made too."""
-    known = _USI_OF.setdefault(variant.name, {})
-    text = known.get(move)
-    if text is None:
-        text = known[move] = to_usi(variant, move)
-    return text
+    return usi_table(variant)[move]
+
+
+def usi_table(variant):
+    """{move: USI text} for `variant`, filled as moves are asked for (a reader's every move)."""
+    table = _USI_OF.get(variant.name)
+    if table is None:
+        table = _USI_OF[variant.name] = _UsiTable(variant)
+    return table
+
+
+class _UsiTable(dict):
+    def __init__(self, variant):
+        super().__init__()
+        self.variant = variant
+
+    def __missing__(self, move):
+        text = self[move] = to_usi(self.variant, move)
+        return text
 
 
 def move_of(variant, text):

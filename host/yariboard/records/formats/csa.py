@@ -19,7 +19,7 @@ from yariboard.records.declaration import declaration_wins
 from yariboard.records.formats import dates
 from yariboard.records.game import (GameRecord, MoveRecord, RecordError, handicap_of, now_stamp,
                                     settle, stamp_at, stamp_seconds, walk)
-from yariboard.records.playback import RecordPosition, usi_of
+from yariboard.records.playback import RecordPosition, usi_table
 
 PIECES = {"P": "FU", "L": "KY", "N": "KE", "S": "GI", "G": "KI", "B": "KA", "R": "HI",
           "K": "OU", "+P": "TO", "+L": "NY", "+N": "NK", "+S": "NG", "+B": "UM", "+R": "RY"}
@@ -48,8 +48,7 @@ HAND_PIECES = "RBGSNLP"
 # How many of each piece a set of shogi pieces holds (00AL gives the rest to one side).
 PIECE_SET = {"R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 OWN_COMMENT = "'yariboard:"
-MOVE_RE = re.compile(r"^([+-])(\d)(\d)(\d)(\d)([A-Z]{2})$")
-TIME_RE = re.compile(r"^T(\d+)$")
+MOVE_RE = re.compile(r"^([+-])(\d\d)(\d\d)([A-Z]{2})$")
 
 
 def _board(sfen):
@@ -247,10 +246,12 @@ def read_csa(text):
             # A line may hold several statements separated by commas (`+7776FU,T12`),
             # except comments, which run to the end of the line.
             # ... except comments (which keep their spaces), names and $ headers
-            statements = ([raw.lstrip(" \t\ufeff").rstrip("\r")] if line.startswith("'")
-                          else [line] if line[0] in "N$" else line.split(","))
-            current.extend((number, statement if statement.startswith("'") else statement.strip())
-                           for statement in statements)
+            if line[0] == "'":
+                current.append((number, raw.lstrip(" \t\ufeff").rstrip("\r")))
+            elif line[0] in "N$" or "," not in line:
+                current.append((number, line))
+            else:
+                current.extend((number, statement.strip()) for statement in line.split(","))
     if current or not games:
         games.append(_record(current, first))
     return games
@@ -258,8 +259,9 @@ def read_csa(text):
 
 def _record(statements, first_line):
     reader = _GameReader()
+    read = reader.read
     for number, statement in statements:
-        reader.read(number, statement)
+        read(number, statement)
     return reader.finished(statements, first_line)
 
 
@@ -274,6 +276,7 @@ class _GameReader:
         self.own = self.zone_named = False
         self.move_lines, self.rows, self.notes, self.seconds = [], {}, {}, []
         self.hands = [{}, {}]
+        self.usi = usi_table(self.variant)
         self.by_first = {"'": self._comment, "V": self._skip, "N": self._name, "$": self._header,
                          "P": self._position_line, "+": self._sign, "-": self._sign,
                          "T": self._time, "%": self._ending}
@@ -363,19 +366,19 @@ class _GameReader:
         move = _parse_move(self.variant, self.position, statement, number)
         # a move without its T line took what the move before it took (0 for the first)
         self.seconds.append(self.seconds[-1] if self.seconds else 0)
-        self.record.moves.append(MoveRecord(usi_of(self.variant, move), None))
+        self.record.moves.append(MoveRecord(self.usi[move], None))
         self.move_lines.append(number)
         self.position.push(move)
 
     def _time(self, number, statement):
-        match = TIME_RE.match(statement)
-        if not match:
+        digits = statement[1:]
+        if not digits.isdecimal():
             raise _at_line(number, "unreadable line %r" % statement[:40])
         if not self.record.moves:
             raise _at_line(number, "time %s before the first move" % statement)
-        if len(match.group(1)) > MOVE_SECONDS_DIGITS:
+        if len(digits) > MOVE_SECONDS_DIGITS:
             raise _at_line(number, "move time %s... is out of range" % statement[:12])
-        self.seconds[-1] = int(match.group(1))
+        self.seconds[-1] = int(digits)
 
     def _ending(self, number, statement):
         if statement not in ENDINGS:
@@ -494,28 +497,35 @@ def _parse_move(variant, position, statement, line):
     match = MOVE_RE.match(statement)
     if not match:
         raise _at_line(line, "unreadable move %r (expected e.g. +7776FU)" % statement[:20])
-    sign, from_file, from_rank, to_file, to_rank, code = match.groups()
+    sign, origin, destination, code = match.groups()
     if (sign == "+") != (position.side == BLACK):
         raise _at_line(line, "%s: it is %s's move" % (statement, "Black" if position.side == BLACK else "White"))
-    if code not in SYMBOL_OF:
+    squares, kinds = _squares(variant)
+    kind = kinds.get(code)
+    if kind is None:
         raise _at_line(line, "unknown piece %r" % code)
-    if not ("1" <= to_file <= "9" and "1" <= to_rank <= "9"):
-        raise _at_line(line, "no square %s%s" % (to_file, to_rank))
-    to = variant.square(int(to_file), int(to_rank))
-    symbol = SYMBOL_OF[code]
-    if from_file + from_rank == "00":
-        kind = variant.kind_of(symbol)
+    to = squares.get(destination)
+    if to is None:
+        raise _at_line(line, "no square %s" % destination)
+    if origin == "00":
         move = make_drop(kind, to)
     else:
-        if not ("1" <= from_file <= "9" and "1" <= from_rank <= "9"):
-            raise _at_line(line, "no square %s%s" % (from_file, from_rank))
-        frm = variant.square(int(from_file), int(from_rank))
-        before = variant.symbol(position.piece_at(frm) & 31) if position.piece_at(frm) else ""
-        promote = symbol.startswith("+") and not before.startswith("+")
-        if before != (symbol[1:] if promote else symbol):
-            raise _at_line(line, "%s: no piece on %s%s that could become %s"
-                           % (statement, from_file, from_rank, code))
+        frm = squares.get(origin)
+        if frm is None:
+            raise _at_line(line, "no square %s" % origin)
+        before = position.piece_at(frm) & 31
+        promote = kind != before and variant.promote[before] == kind
+        if not position.piece_at(frm) or not (promote or kind == before):
+            raise _at_line(line, "%s: no piece on %s that could become %s" % (statement, origin, code))
         move = make_move(frm, to, promote)
     if not position.allows(move):
         raise _at_line(line, "move %d %s is not legal here" % (position.plies + 1, statement))
     return move
+
+
+@functools.lru_cache(maxsize=None)
+def _squares(variant):
+    """{`76`: square}, {`FU`: kind}: what every CSA move is read with."""
+    squares, codes = _codes(variant)
+    return ({text: square for square, text in squares.items()},
+            {code: kind for kind, code in codes.items()})
