@@ -52,8 +52,8 @@ def move_of(variant, text):
 
 def _geometry(variant):
     """For each kind, every offset (as Black moves) its piece can reach on an empty board,
-    with the unit steps that get it there; and every offset, either way, along which a
-    slider or ranged piece attacks (a piece there may shield its General)."""
+    with the unit steps that get it there; every offset, either way, along which a slider
+    or ranged piece attacks (a piece there may shield its General); the squares on the board."""
     tables = _GEOMETRY.get(variant.name)
     if tables is None:
         longest = max(variant.files, variant.ranks)
@@ -72,7 +72,10 @@ def _geometry(variant):
                            + [(d, most) for d, most, _ in variant.range_attacks]):
             for n in range(1, most + 1):
                 lines[unit * n], lines[-unit * n] = unit, -unit
-        tables = _GEOMETRY[variant.name] = reaches, lines
+        on_board = bytearray(256)       # by square (a byte): is it on the board?
+        for square in variant.squares:
+            on_board[square] = 1
+        tables = _GEOMETRY[variant.name] = reaches, lines, bytes(on_board)
     return tables
 
 
@@ -84,7 +87,7 @@ class RecordPosition(Position):
     def __init__(self, variant, sfen=None):
         self.checked = None     # is the side to move in check? None: not known
         super().__init__(variant, sfen)
-        self._reach, self._lines = _geometry(self.variant)
+        self._reach, self._lines, self._on_board = _geometry(self.variant)
 
     def in_check(self):
         # push asks after every move: the answer is kept for allows
@@ -104,7 +107,7 @@ class RecordPosition(Position):
             return self._drop_allowed(m, (m >> 17) & 31, to)
         board = self.board
         side = self.side
-        if m >> 17 or not v.on_board(frm) or not v.on_board(to):
+        if m >> 17 or not self._on_board[frm] or not self._on_board[to]:
             return False
         piece = board[frm]
         target = board[to]
@@ -132,6 +135,21 @@ class RecordPosition(Position):
             square += unit
         return True
 
+    def moves_to(self, piece, to):
+        """The legal moves of the pieces `piece` (kind and colour) to `to`, promoting or
+        not, in the order of legal_moves: a notation's rivals and candidates."""
+        reach = self._reach[piece & 31]
+        sign = 1 - 2 * self.side
+        board = self.board
+        found = []
+        square = board.find(piece)
+        while square >= 0:
+            if (to - square) * sign in reach:
+                move = (square << 8) | to
+                found.extend(m for m in (move, move | PROMOTION) if self.allows(m))
+            square = board.find(piece, square + 1)
+        return found
+
     def _in_check(self):
         return self.in_check() if self.checked is None else self.checked
 
@@ -139,7 +157,7 @@ class RecordPosition(Position):
         """The core's own rules for a drop (_drop_ok), nifu looked for on the one file."""
         v = self.variant
         side = self.side
-        if (m >> 22 or m & PROMOTION or not self.hands[side][kind] or not v.on_board(to)
+        if (m >> 22 or m & PROMOTION or not self.hands[side][kind] or not self._on_board[to]
                 or self.board[to] or v.depth[side][to] <= v.forced[kind]):
             return False
         if kind == PAWN:

@@ -3,9 +3,11 @@
 The core names a move by asking every piece like the mover for all of its moves, and reads
 one by listing every legal move; for a PGN file of thousands of games that was most of the
 time. Here each candidate move is checked alone (playback.RecordPosition.allows), among the
-pieces like the mover found on the board by a byte search. Texts, errors and their messages
+pieces like the mover that can reach the square (RecordPosition.moves_to). Texts, errors and their messages
 are the core's own (tests/records/test_hodges.py holds one to the other).
 """
+import functools
+
 from shogicore.errors import IllegalMoveError, InvalidMoveError
 from shogicore.move import PROMOTION, drop_kind, is_drop, is_promotion, move_from, move_to
 from shogicore.notation import AmbiguousMoveError, hodges_name
@@ -16,27 +18,16 @@ def write_move(position, m):
     v = position.variant
     to = move_to(m)
     if is_drop(m):
-        return "%s*%s" % (hodges_name(v, drop_kind(m)), v.square_name(to))
+        return "%s*%s" % (_names(v)[drop_kind(m)], v.square_name(to))
     frm = move_from(m)
     piece = position.board[frm]
-    text = hodges_name(v, piece & 31)
-    if any(origin != frm for origin in _origins(position, piece, to)):
+    text = _names(v)[piece & 31]
+    if any(move_from(rival) != frm for rival in position.moves_to(piece, to)):
         text += v.square_name(frm)
     text += ("x" if position.board[to] else "-") + v.square_name(to)
     if position.allows(m ^ PROMOTION):
         text += "+" if is_promotion(m) else "="
     return text
-
-
-def _origins(position, piece, to):
-    """Squares of the pieces `piece` (kind and colour) with a legal move to `to`."""
-    board = position.board
-    square = board.find(piece)
-    while square >= 0:
-        move = (square << 8) | to
-        if position.allows(move) or position.allows(move | PROMOTION):
-            yield square
-        square = board.find(piece, square + 1)
 
 
 def read_move(position, text):
@@ -63,9 +54,8 @@ def read_move(position, text):
     if (sep == "x") != bool(position.board[to]):
         raise IllegalMoveError("%r: '%s' but %s is %s" % (
             text, sep, v.square_name(to), "occupied" if position.board[to] else "empty"))
-    found = [m for square in _origins(position, kind | (position.side << 5), to)
-             if origin is None or square == origin
-             for m in ((square << 8) | to, (square << 8) | to | PROMOTION) if position.allows(m)]
+    found = [m for m in position.moves_to(kind | (position.side << 5), to)
+             if origin is None or move_from(m) == origin]
     return _one_of(found, text, suffix)
 
 
@@ -88,13 +78,22 @@ def _origin(v, piece_part, text):
 
 
 def _kind(v, piece_part, text):
-    kind = None
-    for k in v.kinds:
-        if hodges_name(v, k) == piece_part:
-            kind = k
+    kind = _kinds(v).get(piece_part)
     if kind is None:
         raise InvalidMoveError("unknown piece %r in %r" % (piece_part, text))
     return kind
+
+
+@functools.lru_cache(maxsize=None)
+def _kinds(v):
+    """{Hodges name: kind} (the last kind of a name, as the core's reader finds it)."""
+    return {hodges_name(v, k): k for k in v.kinds}
+
+
+@functools.lru_cache(maxsize=None)
+def _names(v):
+    """{kind: Hodges name}, for every move written."""
+    return {k: hodges_name(v, k) for k in v.kinds}
 
 
 def _one_of(found, text, suffix):
