@@ -21,7 +21,7 @@ from shogicore.variants import BLACK, variant_by_name
 from yariboard.records.declaration import declaration_wins
 from yariboard.records.formats import bod, dates
 from yariboard.records.game import (FIRST_YEAR, LAST_YEAR, GameRecord, MoveRecord, RecordError,
-                               now_stamp, settle, stamp_at,
+                               handicap_of, now_stamp, settle, stamp_at,
                                     stamp_seconds, walk)
 from yariboard.records.playback import RecordPosition, usi_of
 
@@ -41,8 +41,13 @@ YARI_HEADER = ("変種", "槍将棋")
 # The handicapped side (上手, White) moves first.
 SHOGI_HANDICAP_WORDS = {"lance": "香落ち", "right-lance": "右香落ち", "bishop": "角落ち",
                         "rook": "飛車落ち", "rook-lance": "飛香落ち", "two-pieces": "二枚落ち",
-                        "four-pieces": "四枚落ち", "six-pieces": "六枚落ち", "eight-pieces": "八枚落ち",
-                        "ten-pieces": "十枚落ち"}
+                        "three-pieces": "三枚落ち", "four-pieces": "四枚落ち", "five-pieces": "五枚落ち",
+                        "left-five-pieces": "左五枚落ち", "six-pieces": "六枚落ち",
+                        "left-seven-pieces": "左七枚落ち", "right-seven-pieces": "右七枚落ち",
+                        "eight-pieces": "八枚落ち", "ten-pieces": "十枚落ち"}
+# The handicaps whose 手合割 words tsshogi (ShogiHome) and other readers do not know: written
+# with the board diagram after the word, so that they read the position from the diagram.
+DIAGRAM_TOO = ("三枚落ち", "五枚落ち", "左五枚落ち", "左七枚落ち", "右七枚落ち")
 SHOGI_HANDICAPS = {word: variant_by_name("shogi").handicaps[name]
                    for name, word in SHOGI_HANDICAP_WORDS.items()}
 # Yari handicaps (names from shogicore's Yari variant) in KIF words.
@@ -121,8 +126,13 @@ def head_lines(record, apart=(ENDING_TAG,)):
         raise RecordError("game %s: KIF and KI2 hold standard shogi and Yari games, not %s"
                           % (record.id or "?", record.variant))
     try:
-        position_lines = ["手合割：%s" % handicap_name(record)]
-        names = HANDICAP_SIDE_NAMES if position_lines[0] != "手合割：" + EVEN else SIDE_NAMES
+        word = handicap_name(record)
+        position_lines = ["手合割：%s" % word]
+        names = HANDICAP_SIDE_NAMES if word != EVEN else SIDE_NAMES
+        if word in DIAGRAM_TOO:
+            # the diagram first: readers that know the word (cshogi, python-shogi) take the
+            # position from it, those that do not (tsshogi) keep the diagram's
+            position_lines = bod.write_diagram(record.start_sfen) + position_lines
     except RecordError:
         if record.variant != "shogi":
             raise
@@ -364,13 +374,17 @@ def headed_record(headers, diagram, zone, side):
         if variant_name != "shogi":
             raise _at_line(headers[0][2] if headers else 1, "a board diagram is for standard shogi")
         record.start_sfen = diagram
+        named = SHOGI_HANDICAPS.get(values.get("手合割", ("",))[0].strip())
+        if named == diagram:      # a handicap drawn for readers that do not know its name
+            record.handicap = handicap_of("shogi", diagram)
+            values.pop("手合割")
     else:
         handicap, line = values.get("手合割", (EVEN, 0))
         words = handicap.split()
         record.start_sfen = _start_sfen(variant_name, words[0] if words else EVEN, record, line)
         if side == "w":
             record.start_sfen = record.start_sfen.replace(" b ", " w ")
-    _date_and_tags(record, headers, values, diagram)
+    _date_and_tags(record, headers, values, diagram and "手合割" in values)
     for keys, field in ((("先手", "下手"), "black"), (("後手", "上手"), "white")):
         for key in keys:
             if key in values:
@@ -380,14 +394,14 @@ def headed_record(headers, diagram, zone, side):
     return record
 
 
-def _date_and_tags(record, headers, values, diagram):
+def _date_and_tags(record, headers, values, handicap_word_kept):
     """The start date (now, when the file has none) and the headers kept as tags."""
     started = values.get("開始日時", ("",))[0].strip()   # an empty one says nothing: no date
     zone = record.zone
     record.date = dates.read_date(started, zone) if started else None
     record.tags = [(key, value) for key, value, _ in headers if key not in FIELD_HEADERS
                    and (key != "開始日時" or started and dates.needs_text(value, record.date, zone))]
-    if diagram and "手合割" in values:
+    if handicap_word_kept:
         # beside a diagram it names no position, only which words the sides go by (下手/上手)
         record.tags.append(("手合割", values["手合割"][0]))
     record.date = record.date or now_stamp()
