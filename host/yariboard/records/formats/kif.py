@@ -272,61 +272,78 @@ def scan(text, ki2=False):
 
     The body holds the move lines (KI2's start with ▲ or △), comments (`*`) and the `まで`
     line, each with its line number."""
-    headers, body, diagram_rows = [], [], []
-    hands, side, zone, diagram_line = [{}, {}], None, dates.JAPAN, 0
-    in_moves = False
-    starts_move = _starts_ki2_move if ki2 else _starts_move
+    scanner = _Scanner(ki2)
     for number, raw in enumerate(text.splitlines(), 1):
+        if not scanner.read(number, raw):
+            break
+    if not scanner.in_moves and not scanner.diagram_rows and not ki2:
+        raise RecordError("line %d: no move table (the '手数----指手' line) found"
+                          % (text.count("\n") + 1 if text else 1))
+    diagram = None
+    if scanner.diagram_rows:
+        diagram = bod.diagram_sfen(scanner.diagram_rows, scanner.hands, scanner.side or "b",
+                                   scanner.diagram_line)
+    return scanner.headers, scanner.body, diagram, scanner.zone, scanner.side
+
+
+class _Scanner:
+    """The lines of a KIF or KI2 text sorted by kind: headers, board diagram, body."""
+
+    def __init__(self, ki2):
+        self.ki2 = ki2
+        self.headers, self.body, self.diagram_rows = [], [], []
+        self.hands, self.side, self.zone, self.diagram_line = [{}, {}], None, dates.JAPAN, 0
+        self.in_moves = False
+        self.starts_move = _starts_ki2_move if ki2 else _starts_move
+
+    def read(self, number, raw):
+        """Take one line; False once the rest of the text is variations, not the game."""
         line = raw.strip().lstrip("\ufeff")
         if not line or line[0] == "&":
-            continue
+            return True
         if line[0] == "#":
-            zone = _own_zone(line, zone)
-            continue
-        if line.startswith("変化："):
-            # the variations follow the main line and only the main line is kept; one that
-            # starts past the main line's end continues it (Gekisashi writes such files)
-            if ki2 or line[3:].rstrip("手").strip() != str(1 + sum(1 for _, b in body if _starts_move(b))):
-                break
-            continue
-        if line[0] == "*":
-            body.append((number, raw.lstrip(" \t\ufeff").rstrip("\r")))   # its spaces kept
-            continue
-        if line.startswith("まで") or starts_move(line):
-            in_moves = True
-            body.append((number, line))
-            continue
-        if MOVE_TABLE_RE.match(line):
-            in_moves = True
-            continue
+            self.zone = _own_zone(line, self.zone)
+        elif line.startswith("変化："):
+            return self._variation_continues(line)
+        elif line[0] == "*":
+            self.body.append((number, raw.lstrip(" \t\ufeff").rstrip("\r")))   # its spaces kept
+        elif line.startswith("まで") or self.starts_move(line):
+            self.in_moves = True
+            self.body.append((number, line))
+        elif MOVE_TABLE_RE.match(line):
+            self.in_moves = True
+        else:
+            self._diagram_or_header(number, line)
+        return True
+
+    def _variation_continues(self, line):
+        """The variations follow the main line and only the main line is kept; one that
+        starts past the main line's end continues it (Gekisashi writes such files)."""
+        played = 1 + sum(1 for _, b in self.body if _starts_move(b))
+        return not self.ki2 and line[3:].rstrip("手").strip() == str(played)
+
+    def _diagram_or_header(self, number, line):
         row = bod.ROW_RE.match(line)
-        if row and not in_moves:
-            diagram_rows.append(bod.read_row(row.group(1), number))
-            diagram_line = diagram_line or number
-            continue
-        if line in bod.SIDE_LINES:
-            side = bod.SIDE_LINES[line]
-            continue
-        if bod.FRAME_RE.match(line) and not in_moves:
-            continue
+        if row and not self.in_moves:
+            self.diagram_rows.append(bod.read_row(row.group(1), number))
+            self.diagram_line = self.diagram_line or number
+        elif line in bod.SIDE_LINES:
+            self.side = bod.SIDE_LINES[line]
+        elif not (bod.FRAME_RE.match(line) and not self.in_moves):
+            self._header(number, line)
+
+    def _header(self, number, line):
         key, colon, value = line.partition("：")
-        if not colon and in_moves:
+        if not colon and self.in_moves:
             raise _at_line(number, "unreadable move line %r" % line[:40])
         if not colon:
             raise _at_line(number, "expected a 'key：value' header or the move table")
         key, value = key.strip(), value.strip()
         if key in bod.HAND_KEYS:
-            hands[bod.HAND_KEYS[key]] = bod.read_hand(value, number)
-            diagram_line = diagram_line or number
-            continue
-        headers.append((key, value, number))
-    if not in_moves and not diagram_rows and not ki2:
-        raise RecordError("line %d: no move table (the '手数----指手' line) found"
-                          % (text.count("\n") + 1 if text else 1))
-    diagram = None
-    if diagram_rows:
-        diagram = bod.diagram_sfen(diagram_rows, hands, side or "b", diagram_line)
-    return headers, body, diagram, zone, side
+            self.hands[bod.HAND_KEYS[key]] = bod.read_hand(value, number)
+            self.diagram_line = self.diagram_line or number
+        else:
+            self.headers.append((key, value, number))
 
 
 MOVE_TABLE_RE = re.compile(r"^手数[-－ー―=＝]")
@@ -527,21 +544,8 @@ def _ending(word, position, line):
     """(reason, winner) for a KIF ending word; the `まで` line, if any, may restate the winner.
 
     封じ手 (a sealed move) and the others of KEPT_UNFINISHED leave the game unfinished."""
-    mover = "black" if position.side == BLACK else "white"
+    word, mover = _said_by(word, "black" if position.side == BLACK else "white")
     other = "white" if mover == "black" else "black"
-    named = re.match(r"^(先手|後手|下手|上手)\s*", word)
-    if named:
-        # Shogi Club 24 writes who: `先手 反則負け`; that side lost, whoever is to move
-        word = word[named.end():]
-        if word in ("反則負け", "投了", "切れ負け", "時間切れ"):
-            mover = "black" if named.group(1) in ("先手", "下手") else "white"
-            other = "white" if mover == "black" else "black"
-    if word == SUSPENDED:
-        return "", ""
-    if word == "反則勝ち":
-        return "illegal-move", mover
-    if word in ("詰", "詰み"):
-        return "mate", other
     if word in (IMPASSE_WIN, "入玉宣言"):
         # standard shogi's records mean the 27-point declaration; the board's impasse
         # (both Generals in their zones) is what yariboard's own games write
@@ -549,24 +553,34 @@ def _ending(word, position, line):
                                                  or not position.can_declare_impasse()):
             return "declaration", mover
         return "impasse", mover
-    if word == IMPASSE_DRAW:
-        return "impasse", "draw"
-    if word == "時間切れ":
-        return "time", other
-    for reason, kif_word in ENDINGS.items():
-        if word == kif_word:
-            if reason == "repetition":
-                return reason, "draw"
-            if reason == "perpetual-check":
-                return reason, mover
-            return reason, other
-    if word in KEPT_UNFINISHED:
-        return "", ""
-    raise _at_line(line, "unknown ending %r" % word)
+    if word not in _ENDING_OF_WORD:
+        raise _at_line(line, "unknown ending %r" % word)
+    reason, who = _ENDING_OF_WORD[word]
+    return reason, {"mover": mover, "other": other}.get(who, who)
+
+
+def _said_by(word, mover):
+    """The ending word without the side Shogi Club 24 writes before it (`先手 反則負け`),
+    and the side that lost by it: that side, whoever is to move, for a loss it names."""
+    named = re.match(r"^(先手|後手|下手|上手)\s*", word)
+    if not named:
+        return word, mover
+    word = word[named.end():]
+    if word in ("反則負け", "投了", "切れ負け", "時間切れ"):
+        mover = "black" if named.group(1) in ("先手", "下手") else "white"
+    return word, mover
 
 
 # Last lines that leave a game unfinished, kept with the record (封じ手: a sealed move).
 KEPT_UNFINISHED = ("封じ手", "不詰", "不戦勝", "不戦敗")
+# (reason, winner) of each ending word but 入玉勝ち; "mover" is the side to move when it is
+# written, "other" its opponent.
+_ENDING_OF_WORD = {word: ("", "") for word in KEPT_UNFINISHED}
+_ENDING_OF_WORD.update((word, (reason, {"repetition": "draw", "perpetual-check": "mover"}.get(reason, "other")))
+                       for reason, word in ENDINGS.items())
+_ENDING_OF_WORD.update({SUSPENDED: ("", ""), "反則勝ち": ("illegal-move", "mover"),
+                        "詰": ("mate", "other"), "詰み": ("mate", "other"),
+                        IMPASSE_DRAW: ("impasse", "draw"), "時間切れ": ("time", "other")})
 
 
 def _parse_move(variant, position, match, last_to, line):
