@@ -144,28 +144,34 @@ def _kind(variant, position, move):
 def _tell(variant, position, moves, tellers):
     """The moves the telling words (右 左 直 上 引 寄) point at, as seen by the mover."""
     forward = -1 if position.side == BLACK else 1   # rank change of a forward step
-
-    def steps(m):
-        frm, to = move_from(m), move_to(m)
-        return (variant.file_of(to) - variant.file_of(frm), variant.rank_of(to) - variant.rank_of(frm))
-
     for word in tellers:
-        if word == "上":
-            moves = [m for m in moves if steps(m)[1] * forward > 0]
-        elif word == "引":
-            moves = [m for m in moves if steps(m)[1] * forward < 0]
-        elif word == "寄":
-            moves = [m for m in moves if steps(m)[1] == 0]
-        elif word == "直":
-            moves = [m for m in moves if steps(m)[0] == 0 and steps(m)[1] == forward]
+        if word in _BY_STEP:
+            keep = _BY_STEP[word]
+            moves = [m for m in moves if keep(*_steps(variant, m, forward))]
         elif moves:
-            files = [variant.file_of(move_from(m)) for m in moves]
-            # Black's right is the low files, White's the high ones
-            rightmost = min(files) if position.side == BLACK else max(files)
-            leftmost = max(files) if position.side == BLACK else min(files)
-            edge = rightmost if word == "右" else leftmost
-            moves = [m for m, f in zip(moves, files) if f == edge]
+            moves = _at_edge(variant, position, moves, word)
     return moves
+
+
+# What 上, 引, 寄 and 直 say of a move, from (files moved, ranks moved forward).
+_BY_STEP = {"上": lambda files, up: up > 0, "引": lambda files, up: up < 0,
+            "寄": lambda files, up: up == 0, "直": lambda files, up: files == 0 and up == 1}
+
+
+def _steps(variant, m, forward):
+    frm, to = move_from(m), move_to(m)
+    return (variant.file_of(to) - variant.file_of(frm),
+            (variant.rank_of(to) - variant.rank_of(frm)) * forward)
+
+
+def _at_edge(variant, position, moves, word):
+    """右 or 左: the moves from the mover's rightmost or leftmost file among them."""
+    files = [variant.file_of(move_from(m)) for m in moves]
+    # Black's right is the low files, White's the high ones
+    rightmost = min(files) if position.side == BLACK else max(files)
+    leftmost = max(files) if position.side == BLACK else min(files)
+    edge = rightmost if word == "右" else leftmost
+    return [m for m, f in zip(moves, files) if f == edge]
 
 
 # -- writing -------------------------------------------------------------------------------
