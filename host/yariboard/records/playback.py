@@ -101,7 +101,6 @@ class RecordPosition(Position):
     def allows(self, m):
         """Is `m` one of `legal_moves()`? Found without generating the moves of the piece."""
         frm = (m >> 8) & 0xFF
-        v = self.variant
         to = m & 0xFF
         if frm == 0:
             return self._drop_allowed(m, (m >> 17) & 31, to)
@@ -114,20 +113,38 @@ class RecordPosition(Position):
         if not piece or piece >> 5 != side or (target and target >> 5 == side):
             return False
         kind = piece & 31
-        if not self._reaches(kind, frm, to) or not self._promotion_fits(m, kind, frm, to):
+        paths = self._reach[kind].get((to - frm) * (1 - 2 * side))
+        if not paths or not (paths[0][1] == 1 or self._clear(paths, frm)):
+            return False
+        if not self._promotion_fits(m, kind, frm, to):
             return False
         # only a General's move, a move out of check or one that may uncover a line to the
         # General can leave it attacked
-        if kind == KING or self._in_check() or self._shields(frm):
+        checked = self.checked if self.checked is not None else self.in_check()
+        unit = self._lines.get(self.kings[side] - frm)
+        if kind == KING or checked or (unit is not None and self._shields(frm, unit)):
             return self._safe(m)
         return True
 
-    def _shields(self, frm):
-        """Is the piece on `frm` the first on a slider's line from its own General?"""
+    def _clear(self, paths, frm):
+        """Does one of `paths` ((unit step as Black moves, steps), ...) from `frm` cross only
+        empty squares before its last?"""
+        sign = 1 - 2 * self.side
+        board = self.board
+        for unit, steps in paths:
+            unit *= sign
+            square = frm + unit
+            for _ in range(steps - 1):
+                if board[square]:
+                    break
+                square += unit
+            else:
+                return True
+        return False
+
+    def _shields(self, frm, unit):
+        """Is the piece on `frm` the first on the line (`unit`) to its own General?"""
         king = self.kings[self.side]
-        unit = self._lines.get(king - frm)
-        if unit is None:
-            return False
         square = frm + unit
         while square != king:
             if self.board[square]:
@@ -150,9 +167,6 @@ class RecordPosition(Position):
             square = board.find(piece, square + 1)
         return found
 
-    def _in_check(self):
-        return self.in_check() if self.checked is None else self.checked
-
     def _drop_allowed(self, m, kind, to):
         """The core's own rules for a drop (_drop_ok), nifu looked for on the one file."""
         v = self.variant
@@ -165,23 +179,9 @@ class RecordPosition(Position):
             top = v.square(v.file_of(to), 1)
             if own_pawn in self.board[top:top + v.ranks * v.stride:v.stride]:
                 return False
-        if self._in_check() and not self._safe(m):
+        if (self.checked if self.checked is not None else self.in_check()) and not self._safe(m):
             return False
         return not (kind == PAWN and not v.pawn_drop_mate_legal and self._pawn_drop_mates(m))
-
-    def _reaches(self, kind, frm, to):
-        sign = 1 - 2 * self.side
-        board = self.board
-        for unit, steps in self._reach[kind].get((to - frm) * sign, ()):
-            unit *= sign
-            square = frm + unit
-            for _ in range(steps - 1):
-                if board[square]:
-                    break
-                square += unit
-            else:
-                return True
-        return False
 
     def _promotion_fits(self, m, kind, frm, to):
         """As the core's move generator: promotion into, out of or inside the zone, and no
