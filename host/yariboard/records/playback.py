@@ -162,8 +162,15 @@ class RecordPosition(Position):
         square = board.find(piece)
         while square >= 0:
             if (to - square) * sign in reach:
+                # the two differ only in the promotion rules: the rest is checked once
                 move = (square << 8) | to
-                found.extend(m for m in (move, move | PROMOTION) if self.allows(m))
+                plain = self._promotion_fits(move, piece & 31, square, to)
+                promoted = self._promotion_fits(move | PROMOTION, piece & 31, square, to)
+                if (plain or promoted) and self.allows(move if plain else move | PROMOTION):
+                    if plain:
+                        found.append(move)
+                    if promoted:
+                        found.append(move | PROMOTION)
             square = board.find(piece, square + 1)
         return found
 

@@ -20,7 +20,7 @@ from yariboard.records import analysis
 from yariboard.records.formats import csa, hodges, jkf, ki2, kif, usi, xboard_pgn
 from yariboard.records.game import (GameRecord, MoveRecord, RecordError, parse_stamp, replay,
                                     settle, stamp_seconds, start_sfen_for, walk)
-from yariboard.records.playback import RecordPosition, usi_of
+from yariboard.records.playback import RecordPosition, usi_table
 
 FORMATS = ("pgn", "kif", "ki2", "csa", "json", "jkf", "usi", "xboard")
 EXTENSIONS = {".pgn": "pgn", ".txt": "pgn", ".kif": "kif", ".kifu": "kif", ".ki2": "ki2",
@@ -202,19 +202,32 @@ def _pgn_record(tags, body, first_line):
     except ValueError as error:
         raise _at_line(sfen_line, "bad start position: %s" % error)
 
+    _read_movetext(record, position, body, result)
+    usi, usi_line = tag("USI", " ".join(record.usi_moves()))
+    if usi.split() != record.usi_moves():
+        raise _at_line(usi_line, "[USI] moves disagree with the move text")
+    try:
+        return settle(record, position)
+    except RecordError as error:
+        raise _at_line(first_line, error)
+
+
+def _read_movetext(record, position, body, result):
+    """The moves in Hodges notation, each followed by its time in braces, then the result."""
+    usi = usi_table(position.variant)
     at = record.date
     result_seen = None
     for number, line in body:
         for token in TOKEN_RE.findall(line):
             if result_seen is not None:
                 raise _at_line(number, "text after the result %r" % result_seen)
-            if token.startswith("{[%"):
-                continue  # an analysis comment ({[%eval ...] ...}), not a time
-            if token.startswith("{"):
+            if token[0] == "{":
+                if token.startswith("{[%"):
+                    continue  # an analysis comment ({[%eval ...] ...}), not a time
                 if not record.moves:
                     raise _at_line(number, "comment %s before the first move" % token)
-                record.moves[-1].at = _checked(_checked_stamp, token[1:-1].strip(), line=number)
-            elif MOVE_NUMBER_RE.match(token) or token == "...":
+                at = record.moves[-1].at = _checked(_checked_stamp, token[1:-1].strip(), line=number)
+            elif token[0].isdigit() and MOVE_NUMBER_RE.match(token) or token == "...":
                 continue
             elif token in WINNER_OF_TOKEN:
                 if token != result:
@@ -225,17 +238,8 @@ def _pgn_record(tags, body, first_line):
                     move = hodges.read_move(position, token)
                 except MoveError as error:
                     raise _at_line(number, "move %d %r: %s" % (len(record.moves) + 1, token, error))
-                record.moves.append(MoveRecord(usi_of(variant, move), at))
+                record.moves.append(MoveRecord(usi[move], at))
                 position.push(move)
-            if record.moves:
-                at = record.moves[-1].at
-    usi, usi_line = tag("USI", " ".join(record.usi_moves()))
-    if usi.split() != record.usi_moves():
-        raise _at_line(usi_line, "[USI] moves disagree with the move text")
-    try:
-        return settle(record, position)
-    except RecordError as error:
-        raise _at_line(first_line, error)
 
 
 def _checked_stamp(text):

@@ -34,19 +34,8 @@ def read_move(position, text):
     """The legal move `text` names in `position` (a RecordPosition); InvalidMoveError,
     IllegalMoveError or AmbiguousMoveError saying why not, as shogicore.notation.parse_hodges."""
     v = position.variant
-    piece_part, sep, rest = _split(text.strip())
-    suffix = ""
-    if rest[-1:] in ("+", "="):
-        rest, suffix = rest[:-1], rest[-1]
-    try:
-        to = v.parse_square(rest)
-    except ValueError:
-        raise InvalidMoveError("bad destination %r in %r" % (rest, text))
-    piece_part, origin = _origin(v, piece_part, text)
-    kind = _kind(v, piece_part, text)
+    kind, origin, sep, to, suffix = _parsed(v, text)
     if sep == "*":
-        if suffix or origin is not None:
-            raise InvalidMoveError("a drop takes no origin or promotion mark: %r" % (text,))
         m = (kind << 17) | to
         if not position.allows(m):
             raise IllegalMoveError("illegal drop %r" % (text,))
@@ -57,6 +46,25 @@ def read_move(position, text):
     found = [m for m in position.moves_to(kind | (position.side << 5), to)
              if origin is None or move_from(m) == origin]
     return _one_of(found, text, suffix)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _parsed(v, text):
+    """What `text` says, read once for all the games that write it: (kind, origin square or
+    None, separator, destination, promotion mark); InvalidMoveError if it says nothing."""
+    piece_part, sep, rest = _split(text.strip())
+    suffix = ""
+    if rest[-1:] in ("+", "="):
+        rest, suffix = rest[:-1], rest[-1]
+    try:
+        to = v.parse_square(rest)
+    except ValueError:
+        raise InvalidMoveError("bad destination %r in %r" % (rest, text))
+    piece_part, origin = _origin(v, piece_part, text)
+    kind = _kind(v, piece_part, text)
+    if sep == "*" and (suffix or origin is not None):
+        raise InvalidMoveError("a drop takes no origin or promotion mark: %r" % (text,))
+    return kind, origin, sep, to, suffix
 
 
 def _split(text):
