@@ -5,6 +5,7 @@ import random
 import pytest
 
 from shogicore.move import PROMOTION
+from shogicore.position import Position
 from yariboard.records.game import GameRecord, MoveRecord, RecordError, replay, walk
 from yariboard.records.playback import RecordPosition
 
@@ -61,3 +62,20 @@ def test_walk_refuses_a_move_of_a_piece_the_mover_does_not_have():
     record.moves = [MoveRecord("P*5e", "2025-01-02T10:00:01Z")]             # an empty hand
     with pytest.raises(RecordError, match="move 1 \\(P\\*5e\\)"):
         walk(record, lambda index, position, move: None)
+
+
+@pytest.mark.parametrize("variant", ["shogi", "yari", "wa"])
+def test_a_position_set_up_from_a_remembered_start_is_the_one_read_from_its_sfen(variant):
+    rng = random.Random(7)
+    for _ in range(3):
+        first, again = RecordPosition(variant), RecordPosition(variant)   # read, then copied
+        reference = Position(variant)
+        for _ in range(40):
+            legal = reference.legal_moves()
+            if not legal:
+                break
+            move = rng.choice(legal)
+            for position in (first, again, reference):
+                position.push(move)
+        assert again.sfen() == reference.sfen() and again.hash == reference.hash
+        assert first.board == reference.board and again.status() == reference.status()

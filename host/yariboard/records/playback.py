@@ -11,11 +11,13 @@ one square. The USI text of a move is read and written through a table per varia
 """
 from shogicore.move import PROMOTION, parse_usi, to_usi
 from shogicore.position import Position
-from shogicore.variants import KING, PAWN
+from shogicore.variants import KING, PAWN, variant_by_name
 
 _GEOMETRY = {}      # variant name -> per kind {Black's offset: ((unit offset, most steps), ...)}
 _USI_OF = {}        # variant name -> {move: USI text}
 _MOVE_OF = {}       # variant name -> {USI text: move}
+_STARTS = {}        # (variant name, SFEN) -> a start position read (RecordPosition._set_up)
+_STARTS_KEPT = 256  # start positions remembered at most (set-up positions are many)
 
 
 def usi_of(variant, move):
@@ -86,8 +88,33 @@ class RecordPosition(Position):
 
     def __init__(self, variant, sfen=None):
         self.checked = None     # is the side to move in check? None: not known
-        super().__init__(variant, sfen)
-        self._reach, self._lines, self._on_board = _geometry(self.variant)
+        v = variant_by_name(variant)
+        key = (v.name, sfen or v.start_sfen)
+        start = _STARTS.get(key)
+        if start is None:
+            super().__init__(v, sfen)
+            if len(_STARTS) >= _STARTS_KEPT:
+                _STARTS.clear()
+            _STARTS[key] = self._set_up()
+        else:
+            self._set_up(start)
+        self._reach, self._lines, self._on_board = _geometry(v)
+
+    def _set_up(self, start=None):
+        """A position just read from its SFEN, as a tuple to set others up from (no move
+        played yet); or, given one, this position set up from it (no SFEN read, no hash
+        counted: an import starts thousands of games from the same few positions)."""
+        if start is None:
+            return (self.variant, self._root_sfen, bytes(self.board), [bytes(h) for h in self.hands],
+                    self.side, self.move_number, list(self.kings), self.hash)
+        (self.variant, self._root_sfen, board, hands, self.side, self.move_number, kings,
+         self.hash) = start
+        self.board = bytearray(board)
+        self.hands = [bytearray(hand) for hand in hands]
+        self.kings = list(kings)
+        self._history = []
+        self.plies = 0
+        return start
 
     def in_check(self):
         # push asks after every move: the answer is kept for allows
