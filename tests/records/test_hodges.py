@@ -1,25 +1,12 @@
 """The records' Hodges notation (formats/hodges.py) gives the rules core's texts and reads
 texts to the core's moves and errors, in positions of random games of every variant."""
-import random
-
 import pytest
 
 from shogicore.errors import MoveError
 from shogicore.notation import parse_hodges, to_hodges
 from yariboard.records.formats import hodges
-from yariboard.records.playback import RecordPosition
 
-
-def positions(variant, count, seed):
-    rng = random.Random(seed)
-    for _ in range(count):
-        position = RecordPosition(variant)
-        for _ in range(rng.randint(0, 140)):
-            legal = position.legal_moves()
-            if not legal or position.status():
-                break
-            position.push(rng.choice(legal))
-        yield position
+from tests.records.test_playback import random_positions
 
 
 def outcome(read, position, text):
@@ -45,7 +32,7 @@ def variations(text, origin):
 
 @pytest.mark.parametrize("variant", ["shogi", "yari", "wa"])
 def test_the_records_hodges_is_the_cores(variant):
-    for position in positions(variant, 8, seed=len(variant) + 1):
+    for position in random_positions(variant, 8, seed=len(variant) + 1):
         for move in position.legal_moves():
             text = to_hodges(position, move)
             assert hodges.write_move(position, move) == text

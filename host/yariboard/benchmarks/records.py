@@ -5,20 +5,17 @@ measures only the formats, on the same kind of games (seeded random standard sho
 games of 20 to 120 moves, as the archive is made of), so a change to a reader or a writer is
 measured in seconds. Budget (issue 51): export and import at least ten times faster than
 before the records work (commit 507eaa1: PGN 8.3, KIF 7.2, CSA 7.8 ms a game exported).
-Times are CPU seconds of this process, the median of a few runs.
+Times are CPU seconds of this process, the median of a few runs (archive.timed).
 """
 import random
-import statistics
 import time
 
-from shogicore.notation import to_usi
-from shogicore.position import Position
 from shogicore.variants import variant_by_name
+from yariboard.benchmarks.archive import random_moves, timed
 from yariboard.records import formats
 from yariboard.records.game import GameRecord, MoveRecord
 
 GAMES = 200
-RUNS = 5
 # Formats a whole file of games is read from; the others hold one game a file.
 MANY_A_FILE = ("pgn", "json", "csa")
 # Formats that write Yari games; the others are read and written for standard shogi only.
@@ -28,16 +25,7 @@ ORDER = ("pgn", "json", "kif", "ki2", "csa", "jkf")
 
 def random_game(rng, variant, number):
     """A seeded random legal game with its ending (a resignation when the board shows none)."""
-    position = Position(variant_by_name(variant))
-    moves = []
-    for _ in range(rng.randint(20, 120)):
-        legal = position.legal_moves()
-        if not legal or position.status():
-            break
-        move = rng.choice(legal)
-        moves.append(to_usi(position.variant, move))
-        position.push(move)
-    status = position.status()
+    moves, status = random_moves(rng, variant)
     when = 1_600_000_000 + number * 1_500
     stamps = [time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when + 7 * ply))
               for ply in range(len(moves) + 1)]
@@ -51,16 +39,6 @@ def random_game(rng, variant, number):
         record.winner = ("white", "black")[len(moves) % 2]   # the side to move resigns
         record.reason = "resignation"
     return record
-
-
-def timed(action):
-    """Median CPU seconds of `action()` over RUNS runs, and its last result."""
-    times = []
-    for _ in range(RUNS):
-        start = time.process_time()
-        result = action()
-        times.append(time.process_time() - start)
-    return statistics.median(times), result
 
 
 def games(count=GAMES, seed=1):
