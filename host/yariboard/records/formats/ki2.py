@@ -8,7 +8,7 @@ The writer adds the telling words only where they are needed, as ShogiHome does.
 """
 import re
 
-from shogicore.move import drop_kind, is_drop, is_promotion, move_from, move_to
+from shogicore.move import drop_kind, is_drop, is_promotion, make_drop, move_from, move_to
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
@@ -111,8 +111,8 @@ def _resolve(variant, position, match, last_to, line):
         to = variant.square(kif.FULL_WIDTH.index(where[0]) + 1, kif.KANJI.index(where[1]) + 1)
     symbols = {name: symbol for symbol, name in kif.PIECES[variant.name].items()}
     symbol = symbols.get(piece) or kif.PIECE_ALIASES[variant.name][piece]
-    drops = [m for m in position.legal_moves() if is_drop(m) and move_to(m) == to
-             and variant.symbol(drop_kind(m)) == symbol]
+    kind = variant.kind_of(symbol)
+    drops = [make_drop(kind, to)] if kind in variant.hand_kinds else []   # checked below
     board = _reachers(variant, position, symbol, to, action == "成")
     chosen = drops if action == "打" or (not board and not tellers) else board
     chosen = [m for m in _tell(variant, position, chosen, tellers) if position.is_legal(m)]
