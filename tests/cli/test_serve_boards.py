@@ -21,9 +21,9 @@ pytestmark = [pytest.mark.micropython]
 WAIT_S = 120
 
 
-def latest(spectators, rig_port):
+def latest(spectators, identity):
     try:
-        return json.loads(spectators.feed.latest(board_name(rig_port))[1])
+        return json.loads(spectators.feed.latest(board_name(identity))[1])
     except KeyError:
         return None
 
@@ -40,13 +40,14 @@ def test_serve_follows_each_board_on_the_ports(tmp_path):
     db = str(tmp_path / "games.sqlite3")
     with SimRig(str(tmp_path / "a")) as first, SimRig(str(tmp_path / "b")) as second:
         rigs = (first, second)
+        first.identity, second.identity = "E6614103E7452D2F", "E66138935F2B6A2C"
         spectators = Spectators(db, serve=True, port=0).start()
         stop = threading.Event()
 
         def record():
             with Archive(db) as archive:      # SQLite: opened by the thread that writes
                 serve_boards(archive, spectators,
-                             lambda: [port for rig in rigs for port in rig.ports()],
+                             lambda: {rig.identity: port for rig in rigs for port in rig.ports()},
                              lambda: not stop.is_set())
 
         server = threading.Thread(target=record)
@@ -55,20 +56,20 @@ def test_serve_follows_each_board_on_the_ports(tmp_path):
             played = {first: [], second: []}
             for rig, moves in ((first, 3), (second, 2), (first, 1)):
                 for _ in range(moves):
-                    wait_until(lambda: (latest(spectators, rig.port) or {}).get("sfen"))
-                    position = _position(latest(spectators, rig.port))
+                    wait_until(lambda: (latest(spectators, rig.identity) or {}).get("sfen"))
+                    position = _position(latest(spectators, rig.identity))
                     move = quiet_move(position, rng)
                     rig.perform(position, move)
                     played[rig].append(to_usi(position.variant, move))
-                    wait_until(lambda: [row["usi"] for row in latest(spectators, rig.port)["moves"]]
+                    wait_until(lambda: [row["usi"] for row in latest(spectators, rig.identity)["moves"]]
                                == played[rig])
             with Archive(db, readonly=True) as archive:
                 for rig in rigs:
-                    snap = latest(spectators, rig.port)
+                    snap = latest(spectators, rig.identity)
                     assert archive.game(snap["game_id"]).usi_moves() == played[rig]
-            port = first.port
+            assert sorted(spectators.feed.names()) == sorted(rig.identity for rig in rigs)
             first.unplug()
-            wait_until(lambda: latest(spectators, port)["status"].startswith("pulled out"))
+            wait_until(lambda: latest(spectators, first.identity)["status"].startswith("pulled out"))
         finally:
             stop.set()
             server.join(WAIT_S)

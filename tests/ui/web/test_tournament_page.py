@@ -2,20 +2,33 @@
 archive, each shown small with its players; after every round of moves each small board
 equals its own game in the archive and its own board's LEDs. One board is unplugged and
 plugged back mid-game: it finds its game again, and no move of one board is ever stored
-under another's game."""
-import pytest
+under another's game. A board found on the serial ports and plugged back on another port is
+shown in its own tile still, known by its USB serial number."""
+import json
 import os
+import random
+import threading
 import time
+
+import pytest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from shogicore.move import to_usi
+from shogicore.position import Position
+from shogicore.variants import variant_by_name
+from yariboard.cli.serve import serve_boards
 from yariboard.play.boards import SimTable
 from yariboard.play.clocks import GameClock, TimeControl, format_seconds
 from yariboard.records.archive import Archive
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
+from yariboard.sim.rig import SimRig
+from yariboard.ui.spectators import Spectators
 from yariboard.ui.web.server import WebServer
+from tests.board.usb_ports import scan_finds, usb_port
+from tests.play.test_board_pool import quiet_move
 from tests.ui.web.browser import READ_BOARD, FakeTime, expected_board
 
 pytestmark = [pytest.mark.micropython, pytest.mark.external]
@@ -106,3 +119,95 @@ def _play_until(table, ply):
     while table.recorder.stored_count() < ply or table.pending:
         assert time.monotonic() < deadline, "board %s made no move %d" % (table.name, ply)
         table.step(0.02)
+
+
+SERIALS = ("E6614103E7452D2F", "E66138935F2B6A2C")
+
+
+def test_a_board_plugged_back_on_another_port_keeps_its_tile(tmp_path, browser, monkeypatch):
+    """`serve` on the attached boards: two simulated boards are found as Picos by pyserial's
+    port scan (each with its USB serial number); one is pulled out and comes back on another
+    port. The tournament page keeps one tile per board, the replugged one with its game and
+    its players."""
+    rng = random.Random(3)
+    db = str(tmp_path / "games.sqlite3")
+    with SimRig(str(tmp_path / "a")) as first, SimRig(str(tmp_path / "b")) as second:
+        rigs = dict(zip(SERIALS, (first, second)))
+        scan_finds(monkeypatch, lambda: [usb_port(rig.port, serial) for serial, rig in rigs.items()
+                                         if rig.plugged])
+        spectators = Spectators(db, serve=True, port=0).start()
+        stop = threading.Event()
+
+        def record():
+            with Archive(db) as archive:      # SQLite: opened by the thread that writes
+                serve_boards(archive, spectators, running=lambda: not stop.is_set())
+
+        recording = threading.Thread(target=record)
+        recording.start()
+        try:
+            played = {serial: [] for serial in SERIALS}
+            for serial in SERIALS + SERIALS[:1]:
+                _perform_quiet_move(spectators, rigs[serial], serial, played[serial], rng)
+            game_id = _snapshot(spectators, SERIALS[0])["game_id"]
+            with Archive(db) as archive:
+                archive.set_players(game_id, "Aoki", "Brown")
+            _wait(lambda: _snapshot(spectators, SERIALS[0])["black"] == "Aoki")
+            browser.get(spectators.server.url)
+            old_port = first.port
+            first.unplug()
+            _wait(lambda: _snapshot(spectators, SERIALS[0])["status"].startswith("pulled out"))
+            first.replug()
+            assert first.port != old_port
+            _perform_quiet_move(spectators, first, SERIALS[0], played[SERIALS[0]], rng)
+
+            with Archive(db, readonly=True) as archive:
+                assert len(archive.ids()) == 2                  # its game, not a new one
+                record = archive.game(game_id)
+            assert record.usi_moves() == played[SERIALS[0]]
+            expected = expected_board(record)
+            expected["leds"] = {}
+            expected["names"] = ["☖ Brown", "☗ Aoki"]
+            expected["clocks"] = ["", ""]
+
+            def one_tile_each(driver):
+                tiles = driver.execute_script(
+                    "return [...document.querySelectorAll('a.mini')].map((a) => a.dataset.board)")
+                return sorted(tiles) == sorted(SERIALS) and shown(driver, SERIALS[0]) == expected
+
+            try:
+                WebDriverWait(browser, PAGE_WAIT_S, poll_frequency=0.1).until(one_tile_each)
+            except Exception:
+                assert shown(browser, SERIALS[0]) == expected
+                raise
+            assert _snapshot(spectators, SERIALS[0])["game_id"] == game_id
+        finally:
+            stop.set()
+            recording.join(MOVE_WAIT_S)
+            spectators.close()
+
+
+def _snapshot(spectators, name):
+    try:
+        return json.loads(spectators.feed.latest(name)[1])
+    except KeyError:
+        return {}
+
+
+def _wait(condition):
+    deadline = time.monotonic() + MOVE_WAIT_S
+    while not condition():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def _perform_quiet_move(spectators, rig, name, played, rng):
+    """The hands make a move on `rig` once its page shows its position; wait until the page
+    shows it played."""
+    _wait(lambda: _snapshot(spectators, name).get("sfen")
+          and not _snapshot(spectators, name)["status"].startswith("pulled out"))
+    snap = _snapshot(spectators, name)
+    position = Position(variant_by_name(snap["variant"]), snap["sfen"])
+    move = quiet_move(position, rng)
+    rig.perform(position, move)
+    played.append(to_usi(position.variant, move))
+    _wait(lambda: [row["usi"] for row in _snapshot(spectators, name)["moves"]] == played)
