@@ -1,6 +1,7 @@
 """USB serial ports as pyserial's port scan reports them, for ports no USB device backs here
 (pseudo-terminals): pyserial's own ListPortInfo, filled as list_ports_linux fills it from
 sysfs, returned by serial.tools.list_ports.comports() in place of the real scan."""
+
 from serial.tools.list_ports_common import ListPortInfo
 
 from yariboard.board.link import PICO_PID, PICO_VID

@@ -133,8 +133,9 @@ def test_a_board_plugged_back_on_another_port_keeps_its_tile(tmp_path, browser, 
     db = str(tmp_path / "games.sqlite3")
     with SimRig(str(tmp_path / "a")) as first, SimRig(str(tmp_path / "b")) as second:
         rigs = dict(zip(SERIALS, (first, second)))
-        scan_finds(monkeypatch, lambda: [usb_port(rig.port, serial) for serial, rig in rigs.items()
-                                         if rig.plugged])
+        hub = Hub(tmp_path / "dev")
+        scan_finds(monkeypatch, lambda: [usb_port(hub.port(rig), serial)
+                                         for serial, rig in rigs.items() if rig.plugged])
         spectators = Spectators(db, serve=True, port=0).start()
         stop = threading.Event()
 
@@ -153,16 +154,17 @@ def test_a_board_plugged_back_on_another_port_keeps_its_tile(tmp_path, browser, 
                 archive.set_players(game_id, "Aoki", "Brown")
             _wait(lambda: _snapshot(spectators, SERIALS[0])["black"] == "Aoki")
             browser.get(spectators.server.url)
-            old_port = first.port
+            old_port = hub.port(first)
             first.unplug()
             _wait(lambda: _snapshot(spectators, SERIALS[0])["status"].startswith("pulled out"))
             first.replug()
-            assert first.port != old_port
+            assert hub.port(first) != old_port
             _perform_quiet_move(spectators, first, SERIALS[0], played[SERIALS[0]], rng)
 
             with Archive(db, readonly=True) as archive:
-                assert len(archive.ids()) == 2                  # its game, not a new one
-                record = archive.game(game_id)
+                games = [archive.game(number) for number in archive.ids()]
+                assert len(games) == 2, [(game.board_game, game.usi_moves()) for game in games]
+                record = archive.game(game_id)                  # its game, not a new one
             assert record.usi_moves() == played[SERIALS[0]]
             expected = expected_board(record)
             expected["leds"] = {}
@@ -184,6 +186,25 @@ def test_a_board_plugged_back_on_another_port_keeps_its_tile(tmp_path, browser, 
             stop.set()
             recording.join(MOVE_WAIT_S)
             spectators.close()
+
+
+class Hub:
+    """The device names a USB hub gives: each board plugged in gets the next free ttyACM
+    number, as the kernel does, here a link to the board's pseudo-terminal (so a board
+    plugged back is on another port even when its pseudo-terminal's number comes again)."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        folder.mkdir()
+        self.given = {}              # (rig, times unplugged) -> device path
+
+    def port(self, rig):
+        key = (rig, rig.unplugs)
+        if key not in self.given:
+            path = self.folder / ("ttyACM%d" % len(self.given))
+            path.symlink_to(rig.port)
+            self.given[key] = str(path)
+        return self.given[key]
 
 
 def _snapshot(spectators, name):
