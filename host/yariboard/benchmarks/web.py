@@ -8,9 +8,9 @@ with them, which must not grow. The viewers run in a process of their own (async
 sockets), as browsers would; both processes read the same monotonic clock.
 
 The machine is shared, so one run of each says little: ROUNDS pairs are run, each pair
-without and then with viewers back to back (the same load, the load average printed), and
-beside each delay the CPU time behind it: the recorder's thread and process per move, the
-server's process and the viewers' process while the boards played. The viewers stand in
+without and with viewers back to back, in alternating order (the same load, the load
+average printed), and beside each delay the CPU time behind it: the recorder's thread and
+process per move, the server's process and the viewers' process while the boards played. The viewers stand in
 for browsers on other machines, so they only note when each event arrived while the boards
 play, and read the events once the play is over.
 """
@@ -217,7 +217,13 @@ def ms(seconds):
 
 
 def run():
-    pairs = [(tournament(0), tournament(VIEWERS)) for _ in range(ROUNDS)]
+    pairs = []
+    for number in range(ROUNDS):            # the order alternates: a load that drifts evens out
+        if number % 2:
+            loaded, alone = tournament(VIEWERS), tournament(0)
+        else:
+            alone, loaded = tournament(0), tournament(VIEWERS)
+        pairs.append((alone, loaded))
     print("web_viewers: %d" % VIEWERS)
     print("web_boards: %d" % BOARDS)
     print("web_moves_per_board: %d" % PLIES)
