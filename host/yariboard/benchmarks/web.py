@@ -10,9 +10,9 @@ sockets), as browsers would; both processes read the same monotonic clock.
 The machine is shared, so one run of each says little: ROUNDS pairs are run, each pair
 without and with viewers back to back, in alternating order (the same load, the load
 average printed), and beside each delay the CPU time behind it: the recorder's thread and
-process per move, the server's process and the viewers' process while the boards played. The viewers stand in
-for browsers on other machines, so they only note when each event arrived while the boards
-play, and read the events once the play is over.
+process per move, the server's process and the viewers' process while the boards played.
+The viewers stand in for browsers on other machines, so they only note when each event
+arrived while the boards play, and read the events once the play is over.
 """
 import asyncio
 import json

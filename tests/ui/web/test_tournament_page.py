@@ -4,10 +4,8 @@ equals its own game in the archive and its own board's LEDs. One board is unplug
 plugged back mid-game: it finds its game again, and no move of one board is ever stored
 under another's game. A board found on the serial ports and plugged back on another port is
 shown in its own tile still, known by its USB serial number."""
-import json
 import os
 import random
-import threading
 import time
 
 import pytest
@@ -15,10 +13,6 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from shogicore.move import to_usi
-from shogicore.position import Position
-from shogicore.variants import variant_by_name
-from yariboard.cli.serve import serve_boards
 from yariboard.play.boards import SimTable
 from yariboard.play.clocks import GameClock, TimeControl, format_seconds
 from yariboard.records.archive import Archive
@@ -28,7 +22,7 @@ from yariboard.sim.rig import SimRig
 from yariboard.ui.spectators import Spectators
 from yariboard.ui.web.server import WebServer
 from tests.board.usb_ports import scan_finds, usb_port
-from tests.play.test_board_pool import quiet_move
+from tests.cli.test_serve_boards import latest, perform_quiet_move, serving, wait_until
 from tests.ui.web.browser import READ_BOARD, FakeTime, expected_board
 
 pytestmark = [pytest.mark.micropython, pytest.mark.external]
@@ -137,61 +131,55 @@ def test_a_board_plugged_back_on_another_port_keeps_its_tile(tmp_path, browser, 
         scan_finds(monkeypatch, lambda: [usb_port(hub.port(rig), serial)
                                          for serial, rig in rigs.items() if rig.plugged])
         spectators = Spectators(db, serve=True, port=0).start()
-        stop = threading.Event()
-
-        def record():
-            with Archive(db) as archive:      # SQLite: opened by the thread that writes
-                serve_boards(archive, spectators, running=lambda: not stop.is_set())
-
-        recording = threading.Thread(target=record)
-        recording.start()
         try:
-            played = {serial: [] for serial in SERIALS}
-            for serial in SERIALS + SERIALS[:1]:
-                _perform_quiet_move(spectators, rigs[serial], serial, played[serial], rng)
-            game_id = _snapshot(spectators, SERIALS[0])["game_id"]
-            with Archive(db) as archive:
-                archive.set_players(game_id, "Aoki", "Brown")
-            _wait(lambda: _snapshot(spectators, SERIALS[0])["black"] == "Aoki")
-            browser.get(spectators.server.url)
-            old_port = hub.port(first)
-            first.unplug()
-            _wait(lambda: _snapshot(spectators, SERIALS[0])["status"].startswith("pulled out"))
-            first.replug()
-            assert hub.port(first) != old_port
-            _perform_quiet_move(spectators, first, SERIALS[0], played[SERIALS[0]], rng)
+            with serving(db, spectators):
+                played = {serial: [] for serial in SERIALS}
+                for serial in SERIALS + SERIALS[:1]:
+                    perform_quiet_move(spectators, rigs[serial], serial, played[serial], rng)
+                game_id = latest(spectators, SERIALS[0])["game_id"]
+                with Archive(db) as archive:
+                    archive.set_players(game_id, "Aoki", "Brown")
+                wait_until(lambda: latest(spectators, SERIALS[0])["black"] == "Aoki")
+                browser.get(spectators.server.url)
+                old_port = hub.port(first)
+                first.unplug()
+                wait_until(lambda: latest(spectators, SERIALS[0])["status"]
+                           .startswith("pulled out"))
+                first.replug()
+                assert hub.port(first) != old_port
+                perform_quiet_move(spectators, first, SERIALS[0], played[SERIALS[0]], rng)
 
-            with Archive(db, readonly=True) as archive:
-                games = [archive.game(number) for number in archive.ids()]
-                assert len(games) == 2, [(game.board_game, game.usi_moves()) for game in games]
-                record = archive.game(game_id)                  # its game, not a new one
-            assert record.usi_moves() == played[SERIALS[0]]
-            expected = expected_board(record)
-            expected["leds"] = {}
-            expected["names"] = ["☖ Brown", "☗ Aoki"]
-            expected["clocks"] = ["", ""]
+                with Archive(db, readonly=True) as archive:
+                    games = [archive.game(number) for number in archive.ids()]
+                    assert len(games) == 2, [(game.board_game, game.usi_moves()) for game in games]
+                    record = archive.game(game_id)              # its game, not a new one
+                assert record.usi_moves() == played[SERIALS[0]]
+                expected = expected_board(record)
+                expected["leds"] = {}
+                expected["names"] = ["☖ Brown", "☗ Aoki"]
+                expected["clocks"] = ["", ""]
 
-            def one_tile_each(driver):
-                tiles = driver.execute_script(
-                    "return [...document.querySelectorAll('a.mini')].map((a) => a.dataset.board)")
-                return sorted(tiles) == sorted(SERIALS) and shown(driver, SERIALS[0]) == expected
+                def one_tile_each(driver):
+                    tiles = driver.execute_script(
+                        "return [...document.querySelectorAll('a.mini')]"
+                        ".map((a) => a.dataset.board)")
+                    return (sorted(tiles) == sorted(SERIALS)
+                            and shown(driver, SERIALS[0]) == expected)
 
-            try:
-                WebDriverWait(browser, PAGE_WAIT_S, poll_frequency=0.1).until(one_tile_each)
-            except Exception:
-                assert shown(browser, SERIALS[0]) == expected
-                raise
-            assert _snapshot(spectators, SERIALS[0])["game_id"] == game_id
+                try:
+                    WebDriverWait(browser, PAGE_WAIT_S, poll_frequency=0.1).until(one_tile_each)
+                except Exception:
+                    assert shown(browser, SERIALS[0]) == expected
+                    raise
+                assert latest(spectators, SERIALS[0])["game_id"] == game_id
         finally:
-            stop.set()
-            recording.join(MOVE_WAIT_S)
             spectators.close()
 
 
 class Hub:
-    """The device names a USB hub gives: each board plugged in gets the next free ttyACM
-    number, as the kernel does, here a link to the board's pseudo-terminal (so a board
-    plugged back is on another port even when its pseudo-terminal's number comes again)."""
+    """The device names boards get as they are plugged in (ttyACM0, ttyACM1, ...), here each
+    a link to the board's pseudo-terminal, so that a board plugged back is on another port
+    even when its pseudo-terminal's number comes round again."""
 
     def __init__(self, folder):
         self.folder = folder
@@ -205,30 +193,3 @@ class Hub:
             path.symlink_to(rig.port)
             self.given[key] = str(path)
         return self.given[key]
-
-
-def _snapshot(spectators, name):
-    try:
-        return json.loads(spectators.feed.latest(name)[1])
-    except KeyError:
-        return {}
-
-
-def _wait(condition):
-    deadline = time.monotonic() + MOVE_WAIT_S
-    while not condition():
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-
-
-def _perform_quiet_move(spectators, rig, name, played, rng):
-    """The hands make a move on `rig` once its page shows its position; wait until the page
-    shows it played."""
-    _wait(lambda: _snapshot(spectators, name).get("sfen")
-          and not _snapshot(spectators, name)["status"].startswith("pulled out"))
-    snap = _snapshot(spectators, name)
-    position = Position(variant_by_name(snap["variant"]), snap["sfen"])
-    move = quiet_move(position, rng)
-    rig.perform(position, move)
-    played.append(to_usi(position.variant, move))
-    _wait(lambda: [row["usi"] for row in _snapshot(spectators, name)["moves"]] == played)
