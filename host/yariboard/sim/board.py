@@ -388,11 +388,14 @@ class SerialClient:
     this one only frames requests and collects frames.
     """
 
-    def __init__(self, port, timeout=10.0):
+    def __init__(self, port, timeout=10.0, clock=time.monotonic):
+        """`timeout`: how long a wait for a frame lasts, in seconds of `clock()` (an emulated
+        board's own time, EmulatedPico.board_seconds, where a busy machine slows it)."""
         import serial
 
         self.serial = serial.Serial(port, 115200, timeout=0.05)
         self.timeout = timeout
+        self.clock = clock
         self.seq = 0
         self.frames = []       # every good frame received, in order: (seq, verb, args)
         self.bad_lines = []
@@ -430,14 +433,14 @@ class SerialClient:
 
     def wait_for(self, predicate, timeout=None, start=0):
         """The first frame (from index `start`) satisfying predicate(frame); waits for it."""
-        deadline = time.monotonic() + (timeout or self.timeout)
+        deadline = self.clock() + (timeout or self.timeout)
         index = start
         while True:
             while index < len(self.frames):
                 if predicate(self.frames[index]):
                     return self.frames[index]
                 index += 1
-            if time.monotonic() > deadline:
+            if self.clock() > deadline:
                 raise TimeoutError("no matching frame; last frames: %r" % (self.frames[-5:],))
             self.pump()
 
