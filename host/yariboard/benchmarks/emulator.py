@@ -33,7 +33,7 @@ HOOK = ("import gc, machine\r\nM = []\r\ndef _m(p):\r\n    gc.collect()\r\n    M
 
 def repl(client, text, until=b">>> ", timeout=120):
     """Send raw bytes to the REPL and collect the reply up to `until`, waiting up to
-    `timeout` seconds of the client's clock (the board's time)."""
+    `timeout` seconds of the client's clock (the emulator's processor time)."""
     client.serial.reset_input_buffer()
     client.serial.write(text)
     out = b""
@@ -64,9 +64,11 @@ def run():
             print("emulator: %s" % error)
             return
         pico.start()
+        pico.wait_booted(1)          # its USB port is up: what the host sends arrives
         pico.wait_scanning()
-        # every wait in board time: a busy machine slows the board, never fails it
-        client = SerialClient(pico.port, timeout=300, clock=pico.board_seconds)
+        # every wait in the emulator's own processor time: a busy machine slows the board,
+        # never fails it (and its REPL, asleep, runs board time far ahead)
+        client = SerialClient(pico.port, timeout=300, clock=pico.work_seconds)
         repl(client, b"\x03\x03")
         # main.py is run again below as at power-up: every module imported afresh
         repl(client, b"import gc, sys; [sys.modules.pop(k) for k in list(sys.modules)]\r\n",

@@ -17,6 +17,7 @@ import time
 
 from boardfw import config as board_config
 from boardfw import ledlang
+from yariboard.engines.process import cpu_seconds
 from yariboard.resources import CHECKOUT, board_file
 from yariboard.sim.board import PtyBoard, occupied_squares
 from yariboard.board.ledstyles import channels, style_names
@@ -269,11 +270,11 @@ class EmulatedPico(PtyBoard):
         """Wait until `ready()` (read under the reports' lock). Gives up with `failure` when
         the emulator ends first, once it has worked EMULATOR_CPU_S processor seconds, or
         once `board_s` seconds of board time have passed (None: no board limit)."""
-        cpu_limit = self._cpu_seconds() + EMULATOR_CPU_S
+        cpu_limit = self.work_seconds() + EMULATOR_CPU_S
         board_limit = []
 
         def given_out():
-            if not self.alive() or self._cpu_seconds() > cpu_limit:
+            if not self.alive() or self.work_seconds() > cpu_limit:
                 return True
             if board_s is None:
                 return False
@@ -294,15 +295,13 @@ class EmulatedPico(PtyBoard):
     def _board_ns(self):
         return int(self._ask("sync")[0])
 
-    def _cpu_seconds(self):
+    def work_seconds(self):
         """Processor seconds the emulator's process has used (on a system without /proc,
-        wall-clock seconds)."""
-        try:
-            with open("/proc/%d/stat" % self.process.pid) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, ValueError, IndexError):
-            return time.monotonic()
+        wall-clock seconds): a clock that never runs ahead of the wall clock's and that a
+        busy machine slows as much as the emulator. (Board time can run far ahead of it: a
+        chip asleep jumps to its next timer alarm, however far, as the REPL's does.)"""
+        used = cpu_seconds(self.process.pid) if self.process is not None else None
+        return time.monotonic() if used is None else used
 
     def _read_reports(self, stream):
         for raw in stream:
