@@ -18,7 +18,6 @@ import queue
 import sys
 import termios
 import threading
-import time
 import tty
 
 from rich.console import Group
@@ -189,9 +188,10 @@ class SimConsole:
 
     def _await_choice_or_move(self):
         """The board's answer to a move made: (verb, words) of the choice it offers, or of
-        the event that ended the move (move, refused, illegal, end)."""
-        deadline = time.monotonic() + CHOICE_WAIT_SECONDS
-        while time.monotonic() < deadline:
+        the event that ended the move (move, refused, illegal, end). Waited for in the
+        board's own time, which a busy machine slows as much as the board."""
+        deadline = self.rig.board_seconds() + CHOICE_WAIT_SECONDS
+        while self.rig.board_seconds() < deadline:
             for verb, words in self.pump(0.05):
                 if verb in ("choice", "move", "refused", "illegal", "end"):
                     return verb, words
