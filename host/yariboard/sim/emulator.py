@@ -58,33 +58,49 @@ def seen_styles(led_times, now_ns):
         squares.update(leds)
     seen = {}
     for square in squares:
-        colour, longest_dark, dark_since = None, 0, None
-        for t, leds in frames:
-            rgb = leds.get(square)
-            if rgb is None:
-                if colour is not None and dark_since is None:
-                    dark_since = max(t, start)
-            elif rgb == colour:
-                if dark_since is not None:
-                    longest_dark = max(longest_dark, t - dark_since)
-                dark_since = None
-            else:                       # a new colour: what came before says nothing
-                colour, longest_dark, dark_since = rgb, 0, None
-        styles = STYLES_OF_COLOUR.get(colour)
-        if styles is None:
-            seen[square] = "#%02x%02x%02x" % colour
-            continue
-        dark_now = 0 if dark_since is None else now_ns - dark_since
-        # a blinking style whose dark steps last as long as the ones seen, and no shorter
-        # than the square has been dark now
-        blinking = [(abs(dark - max(longest_dark, dark_now)), name) for name, dark in styles
-                    if dark and dark + DARK_SLACK_NS >= dark_now]
-        if blinking and (dark_now or longest_dark):
-            seen[square] = min(blinking)[1]
-        elif not dark_now:              # dark now with no blink that long: it is off
-            steady = [name for name, dark in styles if not dark]
-            seen[square] = (steady or [styles[0][0]])[0]
+        colour, longest_dark, dark_since = _watched(square, frames, start)
+        style = _style_seen(colour, longest_dark,
+                            0 if dark_since is None else now_ns - dark_since)
+        if style is not None:
+            seen[square] = style
     return seen
+
+
+def _watched(square, frames, start):
+    """What watching `square` through `frames` from board time `start` showed: its last
+    colour, the longest dark run between two lightings in it, and since when it has been
+    dark (None: lit now)."""
+    colour, longest_dark, dark_since = None, 0, None
+    for t, leds in frames:
+        rgb = leds.get(square)
+        if rgb is None:
+            if colour is not None and dark_since is None:
+                dark_since = max(t, start)
+        elif rgb == colour:
+            if dark_since is not None:
+                longest_dark = max(longest_dark, t - dark_since)
+            dark_since = None
+        else:                       # a new colour: what came before says nothing
+            colour, longest_dark, dark_since = rgb, 0, None
+    return colour, longest_dark, dark_since
+
+
+def _style_seen(colour, longest_dark, dark_now):
+    """The style a square is seen in: `colour`, dark at most `longest_dark` ns between two
+    lightings and dark for `dark_now` ns now; None when it is off."""
+    styles = STYLES_OF_COLOUR.get(colour)
+    if styles is None:
+        return "#%02x%02x%02x" % colour
+    # a blinking style whose dark steps last as long as the ones seen, and no shorter
+    # than the square has been dark now
+    blinking = [(abs(dark - max(longest_dark, dark_now)), name) for name, dark in styles
+                if dark and dark + DARK_SLACK_NS >= dark_now]
+    if blinking and (dark_now or longest_dark):
+        return min(blinking)[1]
+    if not dark_now:                # dark now with no blink that long: it is off
+        steady = [name for name, dark in styles if not dark]
+        return (steady or [styles[0][0]])[0]
+    return None
 
 EMULATOR = os.path.join(CHECKOUT, "tools", "emulator")
 # Files the package registries cannot give (the UF2 and the bootrom), beside the clone.
