@@ -25,8 +25,17 @@ BAUD = 115200  # CDC ignores it; pyserial wants one
 
 def board_ports():
     """Device paths of attached Raspberry Pi Pico MicroPython boards."""
-    return [port.device for port in list_ports.comports()
-            if port.vid == PICO_VID and port.pid == PICO_PID]
+    return list(attached_boards().values())
+
+
+def attached_boards():
+    """{identity: device path} of the attached Raspberry Pi Pico MicroPython boards.
+
+    A board's identity is its USB serial number, which MicroPython's rp2 port makes of the
+    flash chip's unique id: the same on whichever port or hub the board is plugged into, at
+    no cost to the firmware. A port that reports no serial number is known by its path."""
+    return {port.serial_number or port.device: port.device for port in list_ports.comports()
+            if port.vid == PICO_VID and port.pid == PICO_PID}
 
 
 def describe_ports():
