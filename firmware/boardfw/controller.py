@@ -1,9 +1,10 @@
 """The main loop: sensors and buttons -> interpreter -> saved game -> LEDs and serial.
 
-One pass of `step()` scans the matrix once, polls the buttons, reads at most one request
-line, lets the interpreter's timers run and refreshes the LEDs; nothing in it waits, so a
-slow host or a busy board never holds up the others. Every committed change of the game is
-saved to flash before it is announced (docs/protocol.md), so a power cut loses nothing.
+One pass of `step()` takes the switch and button changes the watch (matrix.Watch) saw settle
+since the last pass, each with the time it settled, reads at most one request line, lets the
+interpreter's timers run and refreshes the LEDs; nothing in it waits, so a slow host or a
+busy board never holds up the others. Every committed change of the game is saved to flash
+before it is announced (docs/protocol.md), so a power cut loses nothing.
 """
 import binascii
 import gc
@@ -14,8 +15,8 @@ from micropython import const
 from boardfw import FIRMWARE_VERSION, ledlang, protocol, unload
 from boardfw.buttons import Buttons
 from boardfw.leds import Leds
-from boardfw.matrix import Matrix
 from boardfw.storage import GameStore, SavedGame
+from boardfw.matrix import Matrix, Watch
 from shogicore.errors import MoveError
 from shogicore.game import CASUAL, Game
 from shogicore.move import parse_usi, to_usi
@@ -24,7 +25,9 @@ _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps the
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
 _LEDTEST_COLOURS = const((0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF))
 _MISMATCH_PHASES = const(("setup", "refused"))
-_MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
+_MESSAGE_CHARS = const(80)
+_CLOSED = const(0x100)   # the event codes of matrix.Watch's ring
+_BUTTON = const(0x200)  # error and warning texts are cut to fit in a frame
 # Events after which the game must be saved before anything is announced.
 _SAVED_EVENTS = const(("move", "undo", "illegal", "resign", "impasse"))
 
@@ -53,15 +56,18 @@ class Controller:
         self.config = config
         self.link = link
         self.store = store or GameStore(hw.storage_dir)
-        self.matrix = Matrix(hw.matrix_pins, config.ranks, config.files, config.debounce_ms)
-        self.buttons = Buttons(hw.button_pins, config.debounce_ms)
+        # A change that lasts the debounce time is read over that time less up to two
+        # sampling steps (it may begin just after one reading and end just before another).
+        settle_ms = config.debounce_ms - 2 * hw.sample_ms
+        self.matrix = Matrix(hw.matrix_pins, config.ranks, config.files, settle_ms)
+        self.buttons = Buttons(hw.button_pins, settle_ms)
+        self.watch = Watch(self.matrix, self.buttons)
         self.leds = Leds(hw.strip, config)
         self.seq = 0
         self.game = None
         self.game_id = None
         self.interpreter = None
-        self._changes = []            # reused lists: the loop allocates nothing when idle
-        self._presses = []
+        self._presses = []            # reused: the loop allocates nothing when idle
         self._led_due = 0
         self._ledtest_start = None
         self._square_at = None        # bytearray: row*files+col -> square (set at boot)
@@ -89,26 +95,38 @@ class Controller:
 
     def step(self):
         now = self.hw.ticks_ms()
-        changes = self._changes
-        self.matrix.scan(now, changes)
+        watch = self.watch
+        interpreter = self.interpreter
+        if not self.hw.sample_ms:    # no interrupt samples (the unix port): the loop does
+            watch.scan(now)
+        touched = False
+        buttons = self.buttons
         presses = self._presses
-        self.buttons.poll(now, presses)
-        touched = bool(changes or presses)
-        if changes:
-            square_at = self._square_at
-            files = self.config.files
-            for row, col, closed in changes:
-                self._handle(self.interpreter.on_sensor(square_at[row * files + col], closed, now))
-            del changes[:]
-        if presses:
-            for name, long_press in presses:
-                self._handle(self.interpreter.on_button(name, long_press, now))
-            del presses[:]
+        while True:   # the changes in the order they settled, each at its own time
+            event = watch.pop(now)
+            at = now
+            if event is not None:
+                code, at = event
+                if code & _BUTTON:
+                    buttons.update(code & 0xFF, code & _CLOSED, at, presses)
+                else:
+                    self._handle(interpreter.on_sensor(self._square_at[code & 0xFF],
+                                                       code & _CLOSED, at))
+                touched = True
+            pressed = buttons.poll(at, presses)   # (and the long presses due by then)
+            if presses:   # (`del presses[:]` makes a slice: not on an idle pass)
+                for name, long_press in presses:
+                    self._handle(interpreter.on_button(name, long_press, at))
+                del presses[:]
+                touched = True
+            if event is None:
+                break
         line = self.link.read_line()
         if line is not None:
             self._serve(line)
             touched = True
-        if self._handle(self.interpreter.tick(now)):
+        # (while a button is down its press is still to come: a choice waits for it)
+        if self._handle(interpreter.tick(now, pressed, watch.blind_end)):
             touched = True
         if touched:
             self._report_mismatch()
@@ -123,6 +141,7 @@ class Controller:
         if self.interpreter is None:
             # Imported here, once: at power-up the start-up code and the SFEN reader have
             # come and gone by now, so they never share the heap with the interpreter's.
+            gc.collect()   # its code is the largest block the board loads: room for it
             from boardfw.interpreter import Interpreter
 
             self.interpreter = Interpreter(game, self.hw.ticks_ms())
@@ -252,8 +271,10 @@ class Controller:
             self._ledtest_start = None
         leds.clear()
         led_at = self._led_at
-        for sq, style in self.interpreter.frame(now):
-            leds.set(led_at[sq], ledlang.colour(style, now))
+        interpreter = self.interpreter
+        lit = interpreter.lit
+        for i in range(0, 2 * interpreter.frame(now), 2):
+            leds.set(led_at[lit[i]], ledlang.colour(lit[i + 1], now))
         leds.show()
 
     # -- serial requests -----------------------------------------------------------------

@@ -24,6 +24,10 @@ CHOICE_MS = 4000
 IMPASSE_ARM_MS = 3000
 
 _NO_EVENTS = const(())
+# The most squares lit at once: more than a whole board's worth of lights would ever say
+# (a set-up from scratch lights the first this many squares to fix, then the next ones).
+_LIT_MOST = const(64)
+_LIT_COUNT = const(128)   # 2 * _LIT_MOST: the byte of `lit` holding how many bytes are written
 _SEQ_LIMIT = const(0xFFFF)  # the largest sequence number an "H" array holds
 _SEQ_HALF = const(0x8000)
 # Per-square flags: _BRIEF, back on its switch within SETTLE_MS of leaving it (a nudge,
@@ -126,12 +130,25 @@ class Interpreter:
                 self._impasse_ms = now_ms
         return self._take_events()
 
-    def tick(self, now_ms):
-        """Call every scan: commits a settled move, confirms a choice left alone."""
+    def tick(self, now_ms, pressed=False, blind_end=None):
+        """Call every loop pass, after the changes and presses it took: commits a settled
+        move, confirms a choice left alone. `pressed`: a button is down, its press still to
+        come, so the choice on show waits for it. `blind_end`: when the switches last went
+        unread for longer than the debounce (None: never)."""
         self._settle(now_ms)
-        if (self._choice is not None and not self._reseating
-                and _elapsed(now_ms, self._choice_ms) >= CHOICE_MS):
-            self._commit(self._choice[self._choice_i], now_ms)
+        if (blind_end is not None and self._unseen is None and self._acted
+                and self._shape == _LIFT and len(self._missing) == 1):
+            from boardfw import overlap   # loaded for the occasion: the board is rarely blind
+
+            try:
+                self._unseen = overlap.look_again(self, now_ms, blind_end)
+            finally:
+                unload("boardfw.overlap")
+        if self._choice is not None and not self._reseating:
+            if pressed:
+                self._choice_ms = now_ms
+            elif _elapsed(now_ms, self._choice_ms) >= CHOICE_MS:
+                self._commit(self._choice[self._choice_i], now_ms)
         if self._impasse_ms is not None and _elapsed(now_ms, self._impasse_ms) >= IMPASSE_ARM_MS:
             self._impasse_ms = None
         return self._take_events()
@@ -209,9 +226,12 @@ class Interpreter:
         return "idle" if self._shape == _MATCH else "moving"
 
     def frame(self, now_ms=0):
-        """[(square, style)] to light at `now_ms`, the most important style per square;
-        unlisted squares are dark. ledlang.colour(style, now_ms) resolves the blinking."""
-        out = []
+        """The squares to light at `now_ms`, the most important style per square, written
+        into `lit` as (square, style) byte pairs; returns how many. Unlisted squares are
+        dark; ledlang.colour(style, now_ms) resolves the blinking. Allocates nothing: the
+        loop lights the board every pass."""
+        out = self.lit
+        out[_LIT_COUNT] = 0
         pos = self.pos
         if self._setup:
             self._put_fix(out)
@@ -236,6 +256,9 @@ class Interpreter:
             self._put(out, pos.kings[0], ledlang.IMPASSE)
             self._put(out, pos.kings[1], ledlang.IMPASSE)
         self._put_move(out, self._order, ledlang.ORDER_FROM, ledlang.ORDER_TO)
+        if self._unseen:
+            for sq in self._unseen:
+                self._put(out, sq, ledlang.FIX_LIFT)
         if (shape == _LIFT or shape == _MOVE) and result is None:
             self._put(out, self._from, ledlang.LIFTED)
             for sq in self._destinations(self._from):
@@ -259,6 +282,7 @@ class Interpreter:
             self._when = array("H", bytes(2 * v.size))  # sequence no. of each square's last change
             self._lifted_ms = array("H", bytes(2 * v.size))  # ticks_ms & 0xFFFF when it last lost its piece
             self._flags = bytearray(v.size)  # _BRIEF and _MARK, one byte for both
+            self.lit = bytearray(_LIT_COUNT + 1)  # what `frame` writes
         self._casual = game.mode == CASUAL
         # Drop choices are offered cheapest first; hand_kinds is most valuable first.
         self._drop_order = bytes(reversed(v.hand_kinds))
@@ -275,6 +299,7 @@ class Interpreter:
         self._reseating = False
         self._impasse_ms = None
         self._refused = False
+        self._unseen = None    # (not looked yet) or the pieces to re-seat: overlap.look_again
         self._setup = False
         self._shown = None
 
@@ -313,6 +338,7 @@ class Interpreter:
         self._reseating = False
         self._impasse_ms = None
         self._refused = False
+        self._unseen = None
         self._shown = None  # (from, to, sequence no.) of the last move put down, see _overlap
         self._changed_ms = now_ms
         self._classify()
@@ -347,6 +373,7 @@ class Interpreter:
             self._flags[sq] = self._flags[sq] & _MARK | (_BRIEF if brief else 0)
         else:
             self._lifted_ms[sq] = now_ms & 0xFFFF
+        self._unseen = None
         expected = 1 if self.pos.piece_at(sq) else 0
         if occupied == expected:
             if sq in self._missing:
@@ -651,9 +678,12 @@ class Interpreter:
         return self._dests
 
     def _put(self, out, sq, style):
-        if sq and not self._flags[sq] & _MARK:
+        n = out[_LIT_COUNT]
+        if sq and not self._flags[sq] & _MARK and n < _LIT_COUNT:
             self._flags[sq] |= _MARK
-            out.append((sq, style))
+            out[n] = sq
+            out[n + 1] = style
+            out[_LIT_COUNT] = n + 2
 
     def _put_move(self, out, m, from_style, to_style):
         if m is not None:
@@ -669,6 +699,7 @@ class Interpreter:
 
     def _unmark(self, out):
         flags = self._flags
-        for sq, _ in out:
-            flags[sq] &= _UNMARK
-        return out
+        n = out[_LIT_COUNT]
+        for i in range(0, n, 2):
+            flags[out[i]] &= _UNMARK
+        return n // 2

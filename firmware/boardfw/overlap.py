@@ -1,5 +1,6 @@
-"""Two moves in one gesture: the opponent replied before the mover's move had settled
-(docs/firmware-interpreter.md).
+"""Hands the board reads with difficulty (docs/firmware-interpreter.md): two moves in one
+gesture, the opponent replying before the mover's move had settled (`read_two_moves`); and a
+capture made while the board was blind (`look_again`).
 
 The interpreter loads this module when the board shows such a state, which play brings
 rarely, and unloads it after: its code takes no RAM the rest of the time. It works on the
@@ -13,6 +14,7 @@ _LIFT = const(1)
 _VICTIM = const(2)
 _MOVE = const(3)
 _DROP = const(4)
+_LIFT_SLACK_MS = const(100)  # a lift is rung this long at most after the hand took the piece
 
 
 def read_two_moves(it, overlapped):
@@ -69,3 +71,21 @@ def _reread(it, now_ms, touched):
         if it.pos.piece_at(sq) and sq not in it._touched:
             it._touched.append(sq)
     it._classify()
+
+
+def look_again(interpreter, now_ms, blind_end):
+    """The board rests with one piece up (the interpreter's _LIFT). The flash chip stops the
+    CPU while it erases a sector (45 ms) and the switches go unread meanwhile (matrix.Watch):
+    a capture made inside that stretch (the taken piece lifted, the capturing one put in its
+    place) leaves the board reading just this. If the board was blind since that piece was
+    lifted (or as it was), the opposing pieces it could have taken, to blink to be lifted
+    and put back (FIX_LIFT) so that the board sees which one was taken; else ()."""
+    frm = interpreter._from
+    since_lift = (now_ms - interpreter._lifted_ms[frm]) & 0xFFFF
+    if (now_ms - blind_end) & 0x3FFFFFFF > since_lift + _LIFT_SLACK_MS:
+        return ()
+    pos = interpreter.pos
+    victims = [sq for sq in interpreter._destinations(frm) if pos.piece_at(sq)]
+    if victims:
+        interpreter._emit(("refused", "unseen-capture"))
+    return victims

@@ -65,8 +65,8 @@ def answer(controller, verb, args):
         return ()
     if verb == "sensors":   # the raw and the debounced switch bitmaps
         matrix = controller.matrix
-        return (str(matrix.rows), str(matrix.cols), "%x" % matrix.bitmap(matrix.raw),
-                "%x" % matrix.bitmap(matrix.stable))
+        return (str(matrix.rows), str(matrix.cols), "%x" % _bitmap(matrix, matrix.raw),
+                "%x" % _bitmap(matrix, matrix.stable))
     raise protocol.ProtocolError("verb", "unknown request")
 
 
@@ -110,3 +110,11 @@ def _number(text):
     if not text.isdigit() or len(text) > 6:
         raise protocol.ProtocolError("args", "expected a number")
     return int(text)
+
+
+def _bitmap(matrix, rows_state):
+    """All rows of `rows_state` (matrix.raw or matrix.stable) as one int, bit row*cols+col."""
+    value = 0
+    for row in range(matrix.rows - 1, -1, -1):
+        value = value << matrix.cols | rows_state[row]
+    return value

@@ -116,6 +116,11 @@ class SimHardware:
         """Also wake the idle wait when `stream` (the serial input) has data."""
         self._wait.register(stream, select.POLLIN)
 
+    sample_ms = 0           # no interrupt: the main loop reads the switches and buttons
+
+    def start(self, sample):
+        """No interrupts here: the main loop calls `sample` itself (sample_ms is 0)."""
+
     def ticks_ms(self):
         return self._now if self.virtual_clock else time.ticks_ms()
 

@@ -15,8 +15,9 @@ from shogicore.variants import variant_by_name
 def boot(controller):
     now = controller.hw.ticks_ms()
     config = controller.config
-    matrix = controller.matrix
-    matrix.prime(now)
+    controller.matrix.prime(now)
+    # watched from here on: the changes while the game is loaded and compacted are kept
+    controller.hw.start(controller.watch.scan)
     # The board file fixes the variant (the host cannot start another), so the maps from
     # switches to squares and from squares to LEDs are made once, here.
     variant = variant_by_name(config.variant)
@@ -36,8 +37,12 @@ def boot(controller):
                      controller.game_id, str(controller.game.position.plies))
     if warning:
         controller._send("warning", "save-corrupt", warning)
+    # the board as it now reads; the changes still to come from the watch follow it
+    now = controller.hw.ticks_ms()
+    while controller.watch.pop(now) is not None:
+        pass
     occupied = [square_at[row * files + col] for row in range(config.ranks)
-                for col in range(files) if matrix.closed(row, col)]
+                for col in range(files) if controller.matrix.closed(row, col)]
     controller._handle(controller.interpreter.sync(occupied, now))
     controller._report_mismatch()
     controller._refresh_leds(now)
