@@ -29,14 +29,14 @@ class Leds:
         # them (_ALL: every LED, after fill). A zeroed copy of the buffer to clear from would
         # hold a frame's worth of RAM; a list emptied with `del lit[:]` allocates a slice.
         # (A board has at most 11 x 11 squares: an LED's index fits in a byte.)
-        self._lit = bytearray(len(self.buf) // 3 + 1)
+        self.lit = bytearray(len(self.buf) // 3 + 1)
         self._key = 0           # of the frame being built
         self._shown = None      # the key of the frame last written
 
     def clear(self):
         """Start a frame: every LED dark."""
         buf = self.buf
-        lit = self._lit
+        lit = self.lit
         count = lit[-1]
         if count == _ALL:
             for i in range(len(buf)):
@@ -55,7 +55,7 @@ class Leds:
         buf[i] = rgb >> 8 & 255
         buf[i + 1] = rgb >> 16
         buf[i + 2] = rgb & 255
-        lit = self._lit
+        lit = self.lit
         count = lit[-1]
         if count < len(lit) - 1:    # (else: after fill, or an LED set twice; clear darkens all)
             lit[count] = index
@@ -70,7 +70,7 @@ class Leds:
         """Every LED the colour `rgb` (the LED test)."""
         self.buf[:] = bytes((rgb >> 8 & 255, rgb >> 16, rgb & 255)) * (len(self.buf) // 3)
         self._key = (1 << 24) + rgb   # above every key `set` makes
-        self._lit[-1] = _ALL
+        self.lit[-1] = _ALL
 
     def show(self):
         """Write the frame just built, scaled into the budget if needed, unless it is the

@@ -95,20 +95,20 @@ class Watch:
         self.matrix = matrix
         self.buttons = buttons
         # code, then ticks_ms & 0xFFFF when it settled, of each event
-        self._ring = array("H", bytes(4 * _RING))
+        self.buf = array("H", bytes(4 * _RING))   # the ring
         self.end = 0              # where the next event goes: written by `scan` only
         self.first = 0            # the oldest event not taken: written by `pop` only
         self.blind_end = None
-        self._now = None          # when the last sample was taken
+        self.now_ms = None        # when the last sample was taken
 
     def scan(self, now_ms):
         """Read the matrix and the buttons once; ring the changes that settled."""
-        last = self._now
+        last = self.now_ms
         # (a stretch over half the readings a change must last may hide one: on the Pico,
         # read every 4 ms, only the flash chip's work makes one)
         if last is not None and (now_ms - last) & 0x3FFFFFFF > self.matrix.debounce_ms // 2:
             self.blind_end = now_ms
-        self._now = now_ms
+        self.now_ms = now_ms
         self.matrix.scan(now_ms, self)
         self.buttons.scan(now_ms, self)
 
@@ -119,7 +119,7 @@ class Watch:
         following = (end + 1) % _RING
         if following == self.first:
             return False
-        ring = self._ring
+        ring = self.buf
         ring[2 * end] = value
         ring[2 * end + 1] = now_ms & 0xFFFF
         self.end = following
@@ -132,7 +132,7 @@ class Watch:
         first = self.first
         if first == self.end:
             return None
-        ring = self._ring
+        ring = self.buf
         # the time in full from its 16 bits: events are taken within a second or so
         ago = (now_ms - ring[2 * first + 1]) & 0xFFFF
         if ago >= 0x8000:      # settled after `now_ms` was read
