@@ -16,6 +16,9 @@ from micropython import const
 
 _KEY_MASK = const(0xFFFFFF)   # keys stay small ints on the Pico: no allocation per call
 _ALL = const(255)             # the count of LEDs lit after `fill`: every one may be
+# The most LEDs whose lighting a frame keeps track of: a lifted piece's destinations, the
+# last move and a check fit; a frame that lights more (a set-up) is darkened whole.
+_TRACKED = const(32)
 
 
 class Leds:
@@ -26,10 +29,10 @@ class Leds:
         self.buf = strip.buf
         self.config = config    # led_ma_per_channel, led_idle_ma, led_budget_ma (config.py)
         # The LEDs lit since the last clear, which darkens only those; the last entry counts
-        # them (_ALL: every LED, after fill). A zeroed copy of the buffer to clear from would
+        # them (_ALL: every LED, after fill or past _TRACKED). A zeroed copy of the buffer to clear from would
         # hold a frame's worth of RAM; a list emptied with `del lit[:]` allocates a slice.
         # (A board has at most 11 x 11 squares: an LED's index fits in a byte.)
-        self.lit = bytearray(len(self.buf) // 3 + 1)
+        self.lit = bytearray(min(len(self.buf) // 3, _TRACKED) + 1)
         self._key = 0           # of the frame being built
         self._shown = None      # the key of the frame last written
 
