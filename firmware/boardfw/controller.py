@@ -148,13 +148,6 @@ class Controller:
             return []
         return self.interpreter.set_game(game)
 
-    def _begin(self, game):
-        """A new game (host request or button): save it, then announce it."""
-        events = self._set_game(game, new_game_id())
-        self._save()
-        self._send("new", self.game_id, game.variant.name, game.mode, *self._sfen_words())
-        self._handle(events)
-
     def _save(self):
         """The whole game written anew: a new game, and the compaction of the record."""
         game = self.game
@@ -243,9 +236,9 @@ class Controller:
             self._send("choice", to_usi(variant, event[1]))
         elif kind == "hint-request":
             self._send("hint-request", str(self._ply()))
-        elif kind == "new-game":
+        elif kind == "new-game":   # set up as the host's `new` request sets one up
             game = self.game
-            self._begin(_make_game(variant, mode=game.mode, handicap=game.handicap))
+            self._answer("new", (variant.name, game.handicap or "-", game.mode))
         # resign and impasse are announced by the game-over event that follows them;
         # ready by the mismatch report that follows every batch.
 

@@ -9,7 +9,7 @@ with nothing changed.
 from micropython import const
 
 from boardfw import protocol
-from boardfw.controller import _make_game
+from boardfw.controller import _make_game, new_game_id
 from boardfw.interpreter import UNDOABLE_ENDINGS
 from shogicore.errors import MoveError, SfenError
 from shogicore.game import CASUAL, TOURNAMENT
@@ -37,11 +37,11 @@ def answer(controller, verb, args):
         return [controller.game_id, str(first)] + list(controller._usi_moves(first - 1, end))
     if verb == "new":
         variant_name, handicap, mode = args
-        controller._begin(_new_game(controller, variant_name, mode,
-                                    None if handicap == "-" else handicap, None))
+        _begin(controller, _new_game(controller, variant_name, mode,
+                                     None if handicap == "-" else handicap, None))
         return (controller.game_id,)
     if verb == "setpos":
-        controller._begin(_new_game(controller, args[0], args[1], None, " ".join(args[2:])))
+        _begin(controller, _new_game(controller, args[0], args[1], None, " ".join(args[2:])))
         return (controller.game_id,)
     if verb == "undo":
         return _undo(controller)
@@ -88,6 +88,15 @@ def _new_game(controller, variant_name, mode, handicap, sfen):
     if _STATE_FRAME + len(variant_name) + len(mode) + len(game.start_sfen) > protocol.MAX_LINE:
         raise protocol.ProtocolError("long", "no reply could hold this position")
     return game
+
+
+def _begin(controller, game):
+    """A new game (host request or button): save it, then announce it."""
+    events = controller._set_game(game, new_game_id())
+    controller._save()
+    controller._send("new", controller.game_id, game.variant.name, game.mode,
+                     *controller._sfen_words())
+    controller._handle(events)
 
 
 def _undo(controller):
