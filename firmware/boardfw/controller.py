@@ -12,7 +12,7 @@ import os
 import time
 from micropython import const
 
-from boardfw import FIRMWARE_VERSION, ledlang, protocol, unload
+from boardfw import ledlang, protocol, unload
 from boardfw.buttons import Buttons
 from boardfw.leds import Leds
 from boardfw.storage import GameStore, SavedGame
@@ -337,10 +337,6 @@ class Controller:
         if verb == "clear":
             self.interpreter.clear_guidance()
             return ()
-        if verb == "version":
-            return (str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, self.config.variant,
-                    self.config.name.replace(" ", "-"),
-                    "-" if self._last_seq is None else str(self._last_seq))
         from boardfw import requests
 
         try:

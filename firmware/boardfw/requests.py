@@ -8,7 +8,7 @@ with nothing changed.
 """
 from micropython import const
 
-from boardfw import protocol
+from boardfw import FIRMWARE_VERSION, protocol
 from boardfw.controller import _make_game, new_game_id
 from boardfw.interpreter import UNDOABLE_ENDINGS
 from shogicore.errors import MoveError, SfenError
@@ -27,6 +27,10 @@ def answer(controller, verb, args):
         if verb == "undo":   # reply, as of the game now
             return [str(game.position.plies)] + controller._sfen_words()
         return () if verb == "resign" else (controller.game_id,)
+    if verb == "version":
+        return (str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, controller.config.variant,
+                controller.config.name.replace(" ", "-"),
+                "-" if controller._last_seq is None else str(controller._last_seq))
     if verb == "start":
         return [controller.game_id] + game.start_sfen.split()
     if verb == "history":
