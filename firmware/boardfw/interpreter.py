@@ -14,7 +14,7 @@ from array import array
 from micropython import const
 
 from shogicore.game import CASUAL
-from shogicore.move import (drop_kind, is_drop, is_promotion, make_drop, make_move, move_from,
+from shogicore.move import (drop_kind, is_drop, is_promotion, make_drop, move_from,
                             move_to)
 
 from boardfw import ledlang, unload
@@ -563,7 +563,12 @@ class Interpreter:
             elif candidates:
                 self._offer(candidates, now_ms)
             elif not self._casual and (shape == _MOVE or self._hand_size()):
-                self._record_illegal()
+                from boardfw import overlap   # loaded for the occasion: a tournament's
+                                              # illegal move is rarer still
+                try:
+                    overlap.record_illegal(self)
+                finally:
+                    unload("boardfw.overlap")
             else:
                 self._refuse("illegal-move")
         elif shape == _OTHER:
@@ -620,24 +625,6 @@ class Interpreter:
         if not self._refused:
             self._refused = True
             self._emit(("refused", reason))
-
-    def _record_illegal(self):
-        """Tournament: the mover loses; the move is named when the board shows one."""
-        pos = self.pos
-        side = pos.side
-        m = None
-        if self._shape == _MOVE:
-            m = make_move(self._from, self._to)
-        else:
-            held = [k for k in self.variant.hand_kinds if pos.hand_count(side, k)]
-            if len(held) == 1:
-                m = make_drop(held[0], self._to)
-        if m is None:
-            self.game.illegal(side)
-        else:
-            self.game.play(m)
-        self._emit(("illegal", m))
-        self._emit_game_over()
 
     def _commit(self, m, now_ms):
         self.game.play(m)

@@ -1,12 +1,15 @@
 """Hands the board reads with difficulty (docs/firmware-interpreter.md): two moves in one
 gesture, the opponent replying before the mover's move had settled (`read_two_moves`); and a
-capture made while the board was blind (`look_again`).
+capture made while the board was blind (`look_again`); and the move a tournament game is
+lost by (`record_illegal`).
 
 The interpreter loads this module when the board shows such a state, which play brings
 rarely, and unloads it after: its code takes no RAM the rest of the time. It works on the
 interpreter's own state, as one of its methods would.
 """
 from micropython import const
+
+from shogicore.move import make_drop, make_move
 
 # The interpreter's shape codes read here (interpreter.py numbers them; a test checks that
 # the two agree).
@@ -89,3 +92,22 @@ def look_again(interpreter, now_ms, blind_end):
     if victims:
         interpreter._emit(("refused", "unseen-capture"))
     return victims
+
+
+def record_illegal(it):
+    """Tournament: the mover loses; the move is named when the board shows one."""
+    pos = it.pos
+    side = pos.side
+    m = None
+    if it._shape == _MOVE:
+        m = make_move(it._from, it._to)
+    else:
+        held = [k for k in it.variant.hand_kinds if pos.hand_count(side, k)]
+        if len(held) == 1:
+            m = make_drop(held[0], it._to)
+    if m is None:
+        it.game.illegal(side)
+    else:
+        it.game.play(m)
+    it._emit(("illegal", m))
+    it._emit_game_over()
