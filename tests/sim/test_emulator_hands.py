@@ -2,6 +2,7 @@
 next move's hands starting while the board commits the last one, button taps of 30 ms while
 it saves and compacts. `yariboard bench hands` plays the long games at every tempo.
 """
+import pytest
 from shogicore.game import Game
 from shogicore.move import to_usi
 from tests.emulator import board, flashed, needs_emulator  # noqa: F401 (fixtures)
@@ -9,7 +10,7 @@ from yariboard.benchmarks import hands
 from yariboard.benchmarks.firmware import long_game
 from yariboard.sim.board import move_gestures
 
-pytestmark = needs_emulator
+pytestmark = [needs_emulator, pytest.mark.emulator]
 NS_PER_MS = 1000000
 
 
