@@ -270,33 +270,62 @@ from boardfw.storage import GameStore, SavedGame, CorruptSave
 d = '%s'
 store = GameStore(d)
 store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f', '3c3d', '6g6f']))
-sizes = [os.stat(d + '/game.txt')[6]]
+record = open(d + '/game.txt', 'rb').read()
+sizes = [0]
 for words in %r:
     store.append(*words)
-    sizes.append(os.stat(d + '/game.txt')[6])
+    sizes.append(os.stat(d + '/game.log')[6])
+untouched = open(d + '/game.txt', 'rb').read() == record
 state = [store.plies, store.result, store.illegal, store.appended]
 fresh = GameStore(d)
 saved = fresh.load()
 loaded = [list(saved.moves), saved.result, fresh.plies, fresh.appended]
-whole = open(d + '/game.txt', 'rb').read()
 # a power cut in the middle of the next append: a prefix of its line, no line end
-open(d + '/game.txt', 'ab').write(b'+ 5g5f 12')
+open(d + '/game.log', 'ab').write(b'+ 5g5f 12')
 torn = GameStore(d)
 saved = torn.load()
 after_torn = [list(saved.moves), saved.result, torn.plies]
 torn.save(torn.load())  # the compaction at boot: a clean end to append to again
 torn.append('+', '5g5f')
 again = GameStore(d).load()
-print(json.dumps([sizes, state, loaded, after_torn, list(again.moves), again.result]))
+print(json.dumps([sizes, untouched, state, loaded, after_torn, list(again.moves),
+                  again.result]))
 """ % (tmp_path, APPENDS))
-    sizes, state, loaded, after_torn, again, again_result = result
+    sizes, untouched, state, loaded, after_torn, again, again_result = result
     moves = ["7g7f", "3c3d", "6g6f", "1g1f", "1c1d"]
-    assert state == [5, "white:resignation", "-", 5]
-    assert loaded == [moves, "white:resignation", 5, 5]
+    assert untouched   # the record is written by compactions only
+    assert state == [5, "white:resignation", "-", sizes[-1]]
+    assert loaded == [moves, "white:resignation", 5, sizes[-1]]
     assert after_torn == [moves, "white:resignation", 5]
     assert again == moves + ["5g5f"] and again_result == "white:resignation"
     per_entry = [b - a for a, b in zip(sizes, sizes[1:])]
-    assert all(0 < n <= 16 for n in per_entry[:4]), per_entry   # a move: a few bytes, not the game
+    # a move: a few bytes, not the game (the first one after the CRC of the record it follows)
+    assert per_entry[0] - 9 <= 16 and all(0 < n <= 16 for n in per_entry[1:4]), per_entry
+
+
+def test_a_journal_following_another_record_is_left_out_and_old_entries_still_load(tmp_path):
+    result = micropython_json("""
+import os
+from boardfw.storage import GameStore, SavedGame
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f']))
+store.append('+', '3c3d')
+journal = open(d + '/game.log', 'rb').read()
+# a power cut between a compaction's rename and the journal's removal
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f', '3c3d']))
+open(d + '/game.log', 'wb').write(journal)
+stale = list(GameStore(d).load().moves)
+# a record of firmware before the journal: its entries after the crc line
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f']))
+store.append('+', '3c3d')
+entry = open(d + '/game.log', 'rb').read()[9:]
+os.remove(d + '/game.log')
+open(d + '/game.txt', 'ab').write(entry)
+before = list(GameStore(d).load().moves)
+print(json.dumps([stale, before]))
+""" % tmp_path)
+    assert result == [["7g7f", "3c3d"], ["7g7f", "3c3d"]]
 
 
 def test_a_damaged_missing_or_misplaced_entry_is_reported_not_resumed(tmp_path):
@@ -307,12 +336,11 @@ store = GameStore(d)
 store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f']))
 for words in %r:
     store.append(*words)
-data = open(d + '/game.txt', 'rb').read()
-head, _, tail = data.partition(b'\\ncrc ')
-crc_line, _, entries = tail.partition(b'\\n')
+data = open(d + '/game.log', 'rb').read()
+crc_line, _, entries = data.partition(b'\\n')
 lines = entries.split(b'\\n')[:-1]
 def rebuilt(entry_lines):
-    return head + b'\\ncrc ' + crc_line + b'\\n' + b''.join(l + b'\\n' for l in entry_lines)
+    return crc_line + b'\\n' + b''.join(l + b'\\n' for l in entry_lines)
 cases = {
     'flipped': rebuilt([lines[0].replace(b'2g2f', b'2g2e')] + lines[1:]),
     'missing': rebuilt(lines[:1] + lines[2:]),
@@ -323,7 +351,7 @@ cases = {
 }
 out = {}
 for name, damaged in cases.items():
-    open(d + '/game.txt', 'wb').write(damaged)
+    open(d + '/game.log', 'wb').write(damaged)
     try:
         out[name] = list(GameStore(d).load().moves)
     except CorruptSave as e:

@@ -123,7 +123,13 @@ def plays_whole_game(binary, heap_kb, firmware_dir, control_path, expected, work
                                       board=board)
     try:
         with open(os.path.join(storage, "game.txt"), "rb") as f:
-            saved = list(parse(f.read()).moves)
+            record = f.read()
+        journal = os.path.join(storage, "game.log")   # the entries since the last compaction
+        log = b""
+        if os.path.exists(journal):
+            with open(journal, "rb") as f:
+                log = f.read()
+        saved = list(parse(record, log=log).moves)
     except (OSError, ValueError):   # no save, or a damaged one
         return False
     finally:
