@@ -309,7 +309,7 @@ for usi in MOVES:
     m = parse_usi(c.game.variant, usi)
     c.game.play(m)
     start = time.ticks_us()
-    c._save_changes((('move', m),))
+    c.save_changes((('move', m),))
     save_us.append(time.ticks_diff(time.ticks_us(), start))
     start = time.ticks_us()
     position.status()
@@ -317,7 +317,7 @@ for usi in MOVES:
 written = WRITTEN[0]
 start = time.ticks_us()
 for _ in range(5):
-    c._save()
+    c.save()
 compaction_us = time.ticks_diff(time.ticks_us(), start) / 5
 print(json.dumps({'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
                   'lit_pass_us': lit_pass_us, 'debounce_ms': cfg.debounce_ms,
