@@ -4,7 +4,7 @@ For each tempo (how long a hand takes over each action: a piece held up, a butto
 down), a long game of Yari Shogi is played with varied hands (captures in either order,
 slides brushing squares, nudges, re-seats, promotion and drop choices made with B, by
 re-seating or by waiting), each move's hands starting as soon as the one before is done, so
-replies start while the board commits the move before, and every 32 entries while it
+replies start while the board commits the move before, and now and then while it
 compacts its record. It prints per tempo the moves played, recorded as played, missed (no
 move announced, or the board asked for the pieces to be re-seated) and misrecorded (another
 move announced), and the longest stretches of board time between two readings of the
@@ -44,15 +44,15 @@ class Tally:
         self.played = self.recorded = self.missed = self.misrecorded = 0
         self.reseat_asked = 0
         self.windows = []        # (start ns, end ns, situation) of host requests and start-up
-        self.blind = {}          # situation -> (longest ns, longest ns outside flash work)
+        self.blind = {}          # situation -> (longest ns, longest ns outside flash work, count)
 
     def add_blind(self, stretches):
         self.blind = {}
         for start, end, chip_ns in stretches:
             situation = self._situation(start, end, chip_ns)
-            longest, outside = self.blind.get(situation, (0, 0))
+            longest, outside, count = self.blind.get(situation, (0, 0, 0))
             self.blind[situation] = (max(longest, end - start),
-                                     max(outside, end - start - chip_ns))
+                                     max(outside, end - start - chip_ns), count + 1)
 
     def _situation(self, start, end, chip_ns):
         for first, last, name in self.windows:
@@ -161,13 +161,15 @@ def report(tallies, when="after"):
                                               t.missed, t.misrecorded, t.reseat_asked))
     situations = ("start-up", "new/setpos", "playing, no flash work", "playing, a save",
                   "playing, a compaction")
-    print("longest stretch between two readings of the switches (ms; outside flash work):")
+    print("longest stretch between two readings of the switches (ms; outside flash work; "
+          "how many over 10 ms):")
     for t in tallies:
         cells = []
         for name in situations:
             if name in t.blind:
-                longest, outside = t.blind[name]
-                cells.append("%s %.1f (%.1f)" % (name, longest / NS_PER_MS, outside / NS_PER_MS))
+                longest, outside, count = t.blind[name]
+                cells.append("%s %.1f (%.1f; %d)" % (name, longest / NS_PER_MS,
+                                                     outside / NS_PER_MS, count))
             else:
                 cells.append("%s under 10" % name)
         print("  %d ms hands: %s" % (t.hand_ms, "; ".join(cells)), flush=True)
