@@ -53,11 +53,11 @@ def read_two_moves(it, overlapped):
             it._hint = None
             it._emit(("move", first[0]))
             return True  # the reply, complete or in hand, is read as any move is
-        refused = it._refused
+        mode = it._mode
         game.undo()
         _reread(it, changed, touched)
         it._shown = (frm, to, seq)
-        it._refused = refused
+        it._mode = mode
         it._acted = True
     else:
         it._classify()
