@@ -30,11 +30,15 @@ def build():
         totals={1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, KING: 2},
         repetitions=4, pawn_drop_mate_legal=False, impasse_threshold=24, promotion_ranks=3,
         hand_kinds=(rook, bishop, gold, silver, knight, lance, pawn),
-        # The standard handicaps: White (上手, the stronger side, to move first) leaves out
+        # The standard handicaps, every one KIF names (left and right as White, 上手, sees
+        # them: its left is file 1): White, the stronger side, to move first, leaves out
         # pieces; only White's two back ranks differ from the even start.
         handicaps={name: ranks + "/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1" for name, ranks in (
             ("lance", "lnsgkgsn1/1r5b1"), ("right-lance", "1nsgkgsnl/1r5b1"),
             ("bishop", "lnsgkgsnl/1r7"), ("rook", "lnsgkgsnl/7b1"), ("rook-lance", "lnsgkgsn1/7b1"),
-            ("two-pieces", "lnsgkgsnl/9"), ("four-pieces", "1nsgkgsn1/9"), ("six-pieces", "2sgkgs2/9"),
+            ("two-pieces", "lnsgkgsnl/9"), ("three-pieces", "lnsgkgsn1/9"),
+            ("four-pieces", "1nsgkgsn1/9"), ("five-pieces", "2sgkgsn1/9"),
+            ("left-five-pieces", "1nsgkgs2/9"), ("six-pieces", "2sgkgs2/9"),
+            ("left-seven-pieces", "2sgkg3/9"), ("right-seven-pieces", "3gkgs2/9"),
             ("eight-pieces", "3gkg3/9"), ("ten-pieces", "4k4/9"))},
     )

@@ -1,6 +1,7 @@
-"""Several boards on one host (a USB hub): each port found gets its own recorder into the one
-archive; a board pulled out is let go, and plugged back (on a new port, as USB does) it
-finds its game again. No move of one board is ever stored under another's game."""
+"""Several boards on one host (a USB hub): each board found gets its own recorder into the
+one archive; a board pulled out is let go, and plugged back (on a new port, as USB does) it
+is the same board (its identity, not its port, names it) and finds its game again. No move
+of one board is ever stored under another's game."""
 import pytest
 import random
 import time
@@ -24,7 +25,7 @@ def quiet_move(position, rng):
 
 
 def session_of(pool, rig):
-    return pool.sessions.get(rig.port)
+    return pool.sessions.get(rig.identity)
 
 
 def wait_for(pool, condition):
@@ -40,7 +41,9 @@ def test_each_board_keeps_its_own_game_through_an_unplug(tmp_path):
     with Archive(str(tmp_path / "games.sqlite3")) as archive, \
             SimRig(str(tmp_path / "a")) as first, SimRig(str(tmp_path / "b")) as second:
         rigs = (first, second)
-        pool = BoardPool(archive, finder=lambda: [port for rig in rigs for port in rig.ports()])
+        first.identity, second.identity = "A", "B"
+        pool = BoardPool(archive, finder=lambda: {rig.identity: port for rig in rigs
+                                                  for port in rig.ports()})
         played = {first: [], second: []}
 
         def play(rig, moves):
@@ -58,14 +61,15 @@ def test_each_board_keeps_its_own_game_through_an_unplug(tmp_path):
         try:
             play(first, 2)
             play(second, 3)
-            assert sorted(pool.scan()) == sorted([first.port, second.port])
+            assert pool.scan() == ["A", "B"]
             old_port = first.port
             first.unplug()
-            assert pool.scan() == [second.port]              # let go of the pulled board
+            assert pool.scan() == ["B"]                      # let go of the pulled board
             play(second, 1)
             first.replug()
             assert first.port != old_port
             play(first, 2)
+            assert session_of(pool, first).recorder.link.port == first.port
             ids = {rig: session_of(pool, rig).recorder.game_id for rig in rigs}
             assert ids[first] != ids[second]
             for rig in rigs:

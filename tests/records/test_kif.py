@@ -54,7 +54,8 @@ def random_game(seed, variant, sfen, handicap="", max_plies=60):
 
 def shogi_handicap_games():
     handicaps = variant_by_name("shogi").handicaps
-    names = sorted(handicaps)
+    # cshogi and python-shogi have no position for Kifu for Windows's seven-piece handicaps
+    names = sorted(name for name in handicaps if "seven" not in name)
     return [random_game(seed, "shogi", handicaps[names[seed % len(names)]], names[seed % len(names)])
             for seed in range(len(names) * 2)]
 
@@ -67,7 +68,11 @@ def yari_games():
 
 
 def test_handicap_tables_agree_with_cshogi_and_python_shogi():
-    for name, sfen in kif.SHOGI_HANDICAPS.items():
+    known = [name for name in kif.SHOGI_HANDICAPS if name in cshogi.KIF.Parser.HANDYCAP_SFENS]
+    # Kifu for Windows's seven-piece handicaps are the only ones these libraries lack
+    assert set(kif.SHOGI_HANDICAPS) - set(known) == {"左七枚落ち", "右七枚落ち"}
+    for name in known:
+        sfen = kif.SHOGI_HANDICAPS[name]
         assert cshogi.KIF.Parser.HANDYCAP_SFENS[name] == sfen
         assert shogi.KIF.Parser.HANDYCAP_SFENS[name] == sfen
 

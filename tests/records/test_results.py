@@ -1,8 +1,8 @@
 """A record's result survives every round trip, in every format, as the same winner and the
 same reason; CSA's and KIF's own readers (cshogi, tsshogi) see the same winner.
 
-Results a format has no words for are listed in LOST with what the format keeps instead
-(docs/host.md says the same)."""
+Results a format has no words for are written as a stopped game that other readers see, with
+the result beside it for ours (docs/host.md says the same)."""
 import datetime
 
 import cshogi
@@ -23,11 +23,9 @@ FORMATS = ("pgn", "json", "kif", "ki2", "csa", "jkf")
 RESULTS = [("resignation", "white"), ("time", "white"), ("resignation", "black"),
            ("illegal-move", "black"), ("illegal-move", "white")] + [
                ("adjudication", winner) for winner in ("black", "white", "draw")]
-# (format, reason, winner) -> what the format keeps of it. JKF's endings are CSA's words, and
-# CSA has no word for a referee's decided win or a resignation out of turn (yariboard's CSA
-# writes %CHUDAN and the result in a comment it reads back); KI2 has only its `まで` line.
-LOST = {("jkf", "adjudication", "black"): ("", ""), ("jkf", "adjudication", "white"): ("", ""),
-        ("jkf", "resignation", "black"): ("", "")}
+# CSA has no word for a referee's decided win or a resignation out of turn, nor JKF, whose
+# endings are CSA's: both write the game stopped (%CHUDAN, CHUDAN) and the result where
+# yariboard reads it back (a comment in CSA, the header 対局結果 in JKF).
 CSA_WINNER = {cshogi.BLACK_WIN: "black", cshogi.WHITE_WIN: "white", cshogi.DRAW: "draw"}
 TSSHOGI_MOVER_LOSES = ("resign", "timeout", "foulLose")
 
@@ -44,7 +42,7 @@ def game(reason, winner):
 @pytest.mark.parametrize("reason,winner", RESULTS)
 def test_every_result_comes_back_from_every_format(fmt, reason, winner):
     (back,) = exports.import_games(exports.export_games([game(reason, winner)], fmt), fmt)
-    assert (back.reason, back.winner) == LOST.get((fmt, reason, winner), (reason, winner))
+    assert (back.reason, back.winner) == (reason, winner)
 
 
 @pytest.mark.parametrize("reason,winner", RESULTS)
@@ -75,3 +73,12 @@ def test_tsshogi_reads_the_winner_of_our_kif_and_ki2(reason, winner, tmp_path):
         assert entry["ending"] in TSSHOGI_MOVER_LOSES + ("foulWin",), path
         assert (winner == mover) != loses, (path, entry["ending"])
         assert entry["ending"] != "resign" or reason == "resignation"
+
+
+@pytest.mark.parametrize("reason,winner", [("adjudication", "black"), ("resignation", "black")])
+def test_tsshogi_reads_a_result_jkf_cannot_say_as_a_stopped_game(reason, winner, tmp_path):
+    path = tmp_path / "game.jkf"
+    path.write_text(exports.export_games([game(reason, winner)], "jkf"), encoding="utf-8")
+    (entry,) = tsshogi.read([str(path)]).values()
+    assert entry["ending"] == "interrupt" and entry["moves"] == ["7g7f", "3c3d"]
+    assert entry["custom"].get("対局結果") == "%s,%s" % (reason, winner)

@@ -9,9 +9,15 @@ import wave
 
 import pytest
 
+from shogicore.move import move_to, parse_usi
+from shogicore.notation import to_hodges
+from shogicore.position import Position
+from shogicore.variants import variant_by_name
 from yariboard.play.boards import SimTable
 from yariboard.records.archive import Archive
+from yariboard.ui.japanese import spoken_move
 from yariboard.ui.voice import Announcer, Voice
+from tests.ui.wa_names import expected_spoken, hodges_piece, random_game
 
 pytestmark = [pytest.mark.micropython, pytest.mark.external]
 
@@ -29,24 +35,28 @@ def rms_amplitude(path):
     raise AssertionError("sox printed no RMS amplitude for %s" % path)
 
 
-def speak_a_game(tmp_path, language):
-    """Play PLIES moves on the simulated board, adjudicated there, with the voice following;
-    returns [(text, WAV path, moves stored when it was said)] and the game's moves."""
+def speaking_tools():
     for program in ("espeak-ng", "sox"):
         if not shutil.which(program):
             pytest.fail("%s is missing: apt-get install espeak-ng sox" % program)
+
+
+def speak_a_game(tmp_path, language, board="yari-9x7"):
+    """Play PLIES moves on a simulated `board`, adjudicated there, with the voice following;
+    returns [(text, WAV path, moves stored when it was said)] and the game's moves."""
+    speaking_tools()
     voice = Voice(language, wav_dir=str(tmp_path))
     said = []
     say = voice.say
 
-    def noting_say(text, language=None):
+    def noting_say(text):
         said.append((text, table.recorder.stored_count()))
-        say(text, language)
+        say(text)
 
     voice.say = noting_say
     announcer = Announcer(voice)
     with Archive(str(tmp_path / "games.sqlite3")) as archive:
-        table = SimTable("1", archive, seed=4, max_plies=PLIES)
+        table = SimTable("1", archive, seed=4, max_plies=PLIES, board=board)
         try:
             deadline = time.monotonic() + MOVE_WAIT_S
             while not table.finished():
@@ -90,6 +100,42 @@ def test_a_game_is_spoken_move_by_move_as_each_is_lit(tmp_path, language):
     assert ending in (("Black wins, adjudication", "White wins, adjudication", "Draw, adjudication")
                       if language == "en" else ("せんての かち", "ごての かち", "ひきわけ"))
     check_clips(clips)
+
+
+def test_a_wa_game_is_spoken_in_japanese_with_the_pieces_own_names(tmp_path):
+    clips, moves = speak_a_game(tmp_path, "ja", board="wa-11x11")
+    assert len(moves) == PLIES and len(clips) == PLIES + 1
+    position = Position(variant_by_name("wa"))
+    previous = None
+    for usi, (text, _, _) in zip(moves, clips):
+        move = parse_usi(position.variant, usi)
+        assert text == expected_spoken(usi, to_hodges(position, move), previous)
+        position.push(move)
+        previous = usi
+    assert clips[-1][0] in ("せんての かち", "ごての かち", "ひきわけ")
+    check_clips(clips)
+
+
+def test_every_wa_piece_is_spoken_by_its_japanese_name(tmp_path):
+    """One move of every kind a long random Wa game moves or drops, promotions too, each
+    said by espeak-ng as the oracle reads it, each clip speech."""
+    speaking_tools()
+    voice = Voice("ja", wav_dir=str(tmp_path))
+    said, previous = {}, None
+    for position, move, usi, hodges in random_game("wa", seed=11):
+        kind = hodges_piece(hodges) + ("+" if hodges.endswith("+") else "")
+        if kind not in said:
+            last = position.last_move()
+            text = spoken_move(position, move, None if last is None else move_to(last))
+            assert text == expected_spoken(usi, hodges, previous)
+            said[kind] = text
+            voice.say(text)
+        previous = usi
+    voice.close()
+    assert voice.failures == 0
+    assert len(said) >= 20, sorted(said)
+    assert [text for text, _ in voice.spoken] == list(said.values())
+    check_clips([(text, path, None) for text, path in voice.spoken])
 
 
 def test_an_unknown_language_is_refused_in_one_line():

@@ -21,7 +21,7 @@ import time
 from shogicore.game import Game
 from shogicore.move import to_usi
 from yariboard.benchmarks.firmware import long_game
-from yariboard.sim.emulator import EmulatedPico, EmulatorError, deploy, missing_parts
+from yariboard.sim.emulator import EmulatedPico, EmulatorError, install_firmware, missing_parts
 from yariboard.sim.board import SerialClient, move_gestures
 
 TEMPOS = (40, 60, 80, 100, 120)
@@ -29,11 +29,10 @@ MOVES = int(os.environ.get("YARIBOARD_BENCH_HAND_MOVES", "300"))
 SEED = 5
 PROGRESS_EVERY = 25       # moves between two progress lines (a long run can be read as it goes)
 NS_PER_MS = 1000000
-# Wall time to wait for a move's announcement while the next move's hands are at work (the
-# announcement comes as they begin), before asking the board once they are done; and for
-# the emulator to carry out queued hands. Generous: a busy machine is slow, never wrong.
+# Board seconds to wait for a move's announcement while the next move's hands are at work
+# (the announcement comes as they begin), before asking the board once they are done. The
+# waits run in the board's own time, which a busy machine slows as much as the board.
 QUICK_WAIT_S = 120
-SYNC_S = 3600
 
 
 class Tally:
@@ -72,12 +71,12 @@ def play_tempo(image, hand_ms, moves, folder):
     client = None
     try:
         pico.wait_booted(1)
-        client = SerialClient(pico.port, timeout=300)
+        client = SerialClient(pico.port, timeout=300, clock=pico.board_seconds)
         client.wait_for(lambda f: f[1] == "hello")
-        tally.windows.append((0, pico.sync(SYNC_S), "start-up"))
+        tally.windows.append((0, pico.sync(), "start-up"))
         request(pico, client, tally, "new", "yari", "-", "casual")
         play_game(pico, client, tally, moves, random.Random(SEED + hand_ms))
-        pico.sync(SYNC_S)
+        pico.sync()
         tally.add_blind(pico.blind)
         report([tally], "after")
     finally:
@@ -89,11 +88,11 @@ def play_tempo(image, hand_ms, moves, folder):
 
 def request(pico, client, tally, *words):
     """A host request, its board-time window noted as `new/setpos`."""
-    start = pico.sync(SYNC_S)
+    start = pico.sync()
     status, reply = client.request(*words)
     if status != "ok":
         raise EmulatorError("%s refused: %s" % (words[0], " ".join(reply)))
-    tally.windows.append((start, pico.sync(SYNC_S), "new/setpos"))
+    tally.windows.append((start, pico.sync(), "new/setpos"))
 
 
 def play_game(pico, client, tally, moves, rng):
@@ -114,7 +113,7 @@ def play_game(pico, client, tally, moves, rng):
                 if client.events("refused")[-1:] == [["unseen-capture"]]:
                     tally.reseat_asked += 1
                 # the hands went on: the board is set to what they made, and play goes on
-                pico.sync(SYNC_S)
+                pico.sync()
                 if m is not None:
                     tally.played -= 1     # the move queued behind the lost one is not counted
                     pending = None
@@ -140,7 +139,7 @@ def announcement(pico, client, seen, pending, last):
     except TimeoutError:
         # Slow machine or a lost move: once the hands are done, the board's answer to a
         # request comes after any announcement it made.
-        pico.sync(SYNC_S)
+        pico.sync()
         client.request("version")
         try:
             frame = client.wait_for(next_move, timeout=1, start=seen)
@@ -183,16 +182,11 @@ def run(tempos=TEMPOS, moves=MOVES):
     folder = tempfile.mkdtemp(prefix="bench-hands-")
     try:
         image = os.path.join(folder, "flash.bin")
-        pico = EmulatedPico(image, log_dir=folder).start()
         try:
-            pico.wait_booted(1)
-            if deploy(pico.port):
-                print("hands: deploying the firmware failed")
-                return None
-            pico.wait_booted(2)
-            pico.wait_scanning()
-        finally:
-            pico.close()
+            install_firmware(image)
+        except EmulatorError as error:
+            print("hands: %s" % error)
+            return None
         tallies = []
         for hand_ms in tempos:
             started = time.monotonic()

@@ -25,8 +25,17 @@ BAUD = 115200  # CDC ignores it; pyserial wants one
 
 def board_ports():
     """Device paths of attached Raspberry Pi Pico MicroPython boards."""
-    return [port.device for port in list_ports.comports()
-            if port.vid == PICO_VID and port.pid == PICO_PID]
+    return list(attached_boards().values())
+
+
+def attached_boards():
+    """{identity: device path} of the attached Raspberry Pi Pico MicroPython boards.
+
+    A board's identity is its USB serial number, which MicroPython's rp2 port makes of the
+    flash chip's unique id: the same on whichever port or hub the board is plugged into, at
+    no cost to the firmware. A port that reports no serial number is known by its path."""
+    return {port.serial_number or port.device: port.device for port in list_ports.comports()
+            if port.vid == PICO_VID and port.pid == PICO_PID}
 
 
 def describe_ports():
@@ -103,8 +112,9 @@ class Link:
 
     def connect(self, timeout=None):
         """Open the first port where a board answers `version`; wait for one up to `timeout`
-        seconds (None: for ever). Raises LinkError naming the ports seen on timeout."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+        seconds of `clock()` (None: for ever). Raises LinkError naming the ports seen on
+        timeout."""
+        deadline = None if timeout is None else self.clock() + timeout
         self.set_status("looking for the board")
         while True:
             for path in self.candidates():
@@ -118,7 +128,7 @@ class Link:
                 self.needs_resync = True
                 self.set_status("connected on %s (firmware %s)" % (path, self.version[1]))
                 return
-            if deadline is not None and time.monotonic() > deadline:
+            if deadline is not None and self.clock() > deadline:
                 tried = ", ".join(self.candidates()) or "none with the Pico's USB ids %04X:%04X" % (
                     PICO_VID, PICO_PID)
                 raise LinkError("no board answered (ports tried: %s); serial ports:\n%s"

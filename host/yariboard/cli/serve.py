@@ -8,7 +8,7 @@ shared beyond this machine its pages are read-only.
 import argparse
 import time
 
-from yariboard.board.link import board_ports
+from yariboard.board.link import attached_boards
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.cli.options import add_spectator_options, port_number
 from yariboard.play.boards import BoardPool, SimTable
@@ -83,8 +83,10 @@ def serve_simulated(args, archive, spectators):
             table.close()
 
 
-def serve_boards(archive, spectators, finder=board_ports, running=lambda: True):
-    """Record every board `finder` lists (the attached Picos) until `running()` is False."""
+def serve_boards(archive, spectators, finder=attached_boards, running=lambda: True):
+    """Record every board `finder` lists ({identity: port}: the attached Picos) until
+    `running()` is False. Each board has its page under its identity, so a board plugged back
+    on another port is shown where it was."""
     pool = BoardPool(archive, finder)
     print("recording every board attached; Ctrl-C stops", flush=True)
     scanned = 0.0
@@ -93,18 +95,19 @@ def serve_boards(archive, spectators, finder=board_ports, running=lambda: True):
             if time.monotonic() - scanned > SCAN_EVERY_S:
                 before = set(pool.sessions)
                 pool.scan()
-                for path in before - set(pool.sessions):
-                    spectators.gone(board_name(path))
+                for identity in before - set(pool.sessions):
+                    spectators.gone(board_name(identity))
                 scanned = time.monotonic()
             pool.step(0.05)
-            for path, session in pool.sessions.items():
-                spectators.update(board_name(path), session)
+            for identity, session in pool.sessions.items():
+                spectators.update(board_name(identity), session)
             if not pool.sessions:
                 time.sleep(0.05)
     finally:
         pool.close()
 
 
-def board_name(port):
-    """A board's name on the pages: its serial port's ('ttyACM0')."""
-    return port.rsplit("/", 1)[-1]
+def board_name(identity):
+    """A board's name on the pages: its USB serial number ('E6614103E7452D2F'), or the name
+    of its port ('ttyACM0') when it reports none."""
+    return identity.rsplit("/", 1)[-1]

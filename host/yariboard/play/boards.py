@@ -5,13 +5,15 @@ any reconnect a recorder asks its board which game it plays (`state`) and follow
 by the board's own game id, so a move is stored under the game of the board that made it
 whichever port the board comes back on.
 
-`BoardPool` follows the real boards on the serial ports (a USB hub): a board that appears
-gets a recorder, one whose port is gone and stays gone is let go. `SimTable` is one
-simulated board where two built-in engines play, for `serve --sim N` and the tests.
+`BoardPool` follows the real boards on the serial ports (a USB hub) by their identity (the
+USB serial number: link.attached_boards): a board that appears gets a recorder, one that is
+gone is let go, and plugged back on any port it is the same board again. `SimTable` is one
+simulated board where two built-in engines play, for `serve --sim N` and the tests; its
+name is its identity.
 """
 from shogicore.move import to_usi
 from shogicore.variants import BLACK, WHITE
-from yariboard.board.link import Link, board_ports
+from yariboard.board.link import Link, attached_boards
 from yariboard.engines.builtin.search import Engine
 from yariboard.engines.players import adjudicate
 from yariboard.play.demo import WINNER_NAMES
@@ -21,22 +23,30 @@ from yariboard.sim.rig import SimRig
 
 
 class BoardPool:
-    """A play session (a recorder, no engine) for every board the `finder` lists: the
-    attached Picos by default."""
+    """A play session (a recorder, no engine) for every board the `finder` lists as
+    {identity: port path}: the attached Picos by default."""
 
-    def __init__(self, archive, finder=board_ports):
+    def __init__(self, archive, finder=attached_boards):
         self.archive = archive
         self.finder = finder
-        self.sessions = {}           # port path -> PlaySession
+        self.sessions = {}           # identity -> PlaySession
+        self.ports = {}              # identity -> port path, as last scanned
 
     def scan(self):
-        """Follow the boards that appeared; let go those that were pulled out."""
-        present = set(self.finder())
-        for path in sorted(present - set(self.sessions)):
-            self.sessions[path] = PlaySession(Recorder(Link(port=path), self.archive), {})
-        for path in sorted(set(self.sessions) - present):
-            self.sessions.pop(path).recorder.link.close()
+        """Follow the boards that appeared; let go those that were pulled out. Returns the
+        identities followed."""
+        self.ports = dict(self.finder())
+        for identity in sorted(set(self.ports) - set(self.sessions)):
+            link = Link(finder=lambda identity=identity: self._port_of(identity))
+            self.sessions[identity] = PlaySession(Recorder(link, self.archive), {})
+        for identity in sorted(set(self.sessions) - set(self.ports)):
+            self.sessions.pop(identity).recorder.link.close()
         return sorted(self.sessions)
+
+    def _port_of(self, identity):
+        """Where board `identity` was last seen: a board moved to another port between two
+        scans is reconnected there."""
+        return [self.ports[identity]] if identity in self.ports else []
 
     def step(self, timeout=0.05):
         """One step of every board, the time shared between them."""

@@ -4,18 +4,17 @@ The archive stores these, the exports write and read them, and `replay` checks e
 move against the shared rules core so that no record with an impossible move is ever kept.
 """
 import datetime
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
 
 from shogicore.errors import MoveError
-from shogicore.move import parse_usi
-from shogicore.notation import to_usi
 from shogicore.impasse import impasse_result
-from shogicore.position import Position
 from shogicore.variants import variant_by_name
 
 from yariboard.records.declaration import declaration_wins
+from yariboard.records.playback import RecordPosition, move_of, usi_of
 
 WINNERS = ("black", "white", "draw")
 # How a game can end: the rules core's reasons, plus a referee's decision (used by the demo
@@ -64,6 +63,48 @@ def parse_stamp(text):
 
 
 _STAMP_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z\Z")
+
+
+def stamp_seconds(text):
+    """Seconds since 1970 of a stamp as stored (RecordError as parse_stamp): what a writer
+    needs of every move's time, without building a datetime for each."""
+    match = _STAMP_RE.match(text) if isinstance(text, str) else None
+    if not match:
+        parse_stamp(text)       # says what is wrong with it
+    hours, minutes, seconds = int(match.group(4)), int(match.group(5)), int(match.group(6))
+    try:
+        day = _day_seconds(text[:10])
+    except RecordError:
+        day = None
+    if day is None or hours > 23 or minutes > 59 or seconds > 59:
+        parse_stamp(text)
+    return day + hours * 3600 + minutes * 60 + seconds
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_seconds(day):
+    return int(parse_stamp(day + "T00:00:00Z").timestamp())
+
+
+def stamp_at(seconds):
+    """The stamp `seconds` after 1970 (the inverse of stamp_seconds), RecordError when it
+    falls outside the years a stamp may have: a reader's clock after each move's time."""
+    day, rest = divmod(seconds, 86400)
+    return "%sT%02d:%02d:%02dZ" % (_day_text(day), rest // 3600, rest // 60 % 60, rest % 60)
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_text(day):
+    try:
+        date = _EPOCH + datetime.timedelta(days=day)
+    except OverflowError:
+        date = None
+    if date is None or not FIRST_YEAR <= date.year <= LAST_YEAR:
+        raise RecordError("a time out of range (years %d to %d)" % (FIRST_YEAR, LAST_YEAR))
+    return date.isoformat()
+
+
+_EPOCH = datetime.date(1970, 1, 1)
 
 
 def check_name(name, side):
@@ -184,13 +225,13 @@ def check_headers(record):
 
 def starting_position(record):
     try:
-        return Position(variant_by_name(record.variant), record.start_sfen)
+        return RecordPosition(variant_by_name(record.variant), record.start_sfen)
     except ValueError as error:
         raise RecordError("bad start position: %s" % error)
 
 
 def replay(record, on_move=None):
-    """Play the record's moves from its start; returns the final Position.
+    """Play the record's moves from its start, checking each; returns the final Position.
 
     `on_move(index, position_before, move)` is called for each move (0-based index), so
     writers can render notation. Raises RecordError naming the first impossible move.
@@ -206,16 +247,59 @@ def replay(record, on_move=None):
                               % (index + 1, entry.usi))
         previous = entry.at
         try:    # the one move, checked alone: no list of every legal move (speed at scale)
-            move = parse_usi(variant, entry.usi)
+            move = move_of(variant, entry.usi)
         except MoveError:
             move = None
-        if move is None or not position.is_legal(move) or to_usi(variant, move) != entry.usi:
+        if move is None or not position.allows(move) or usi_of(variant, move) != entry.usi:
             raise RecordError("move %d (%s) is not legal in %s" % (index + 1, entry.usi, position.sfen()))
         if on_move:
             on_move(index, position, move)
         position.push(move)
     check_ending(record, position)
     return position
+
+
+def walk(record, on_move):
+    """Play a checked record's moves (the archive's, a reader's) for a writer: `on_move` as
+    for replay, and the final position, whose history is not kept (see playback.py).
+
+    Only what a writer would misname is looked at: each move's piece is the mover's."""
+    check_headers(record)
+    variant = variant_by_name(record.variant)
+    position = starting_position(record)
+    for index, entry in enumerate(record.moves):
+        try:
+            move = move_of(variant, entry.usi)
+        except MoveError:
+            move = None
+        if move is None or not _mover_holds(position, move):
+            raise RecordError("move %d (%s) is not legal in %s" % (index + 1, entry.usi, position.sfen()))
+        on_move(index, position, move)
+        position.walk(move)
+    return position
+
+
+def _mover_holds(position, move):
+    """Does the side to move hold the piece `move` plays, on its origin or in hand?"""
+    frm = move >> 8 & 0xFF
+    if frm:
+        piece = position.board[frm]
+        return piece != 0 and piece >> 5 == position.side
+    return position.hands[position.side][move >> 17 & 31] > 0
+
+
+def settle(record, position):
+    """After a reader played the record's moves on `position` (each one checked by
+    `allows`): the headers, the moves' times in order and the ending."""
+    check_headers(record)
+    previous = record.date
+    for index, entry in enumerate(record.moves):
+        if entry.at < previous:
+            raise RecordError("move %d (%s) is timed before the move or start before it"
+                              % (index + 1, entry.usi))
+        previous = entry.at
+    check_ending(record, position)
+    return record
 
 
 # Endings the final position must show itself; the others (a resignation, an illegal move

@@ -1,6 +1,7 @@
 """The game spoken aloud with Debian's espeak-ng: each move, the engine's move as soon as the
 board lights it, and the end of the game, in English (Hodges' words) or Japanese (a kifu
-read out: 'なな ろく ふ'). A person playing the engine on the board then needs no screen.
+read out: 'なな ろく ふ', Wa Shogi's pieces by their own names: ui.japanese). A person
+playing the engine on the board then needs no screen.
 
 Speech runs in a thread of its own from a queue, so the recording never waits for it. With
 `wav_dir` each utterance is written to a numbered WAV file instead of being played (how the
@@ -16,7 +17,7 @@ import threading
 from shogicore.move import drop_kind, is_drop, move_from, move_to
 from shogicore.errors import MoveError
 from shogicore.notation import parse_hodges, to_hodges
-from yariboard.records.formats.kif import PIECES as KIF_PIECES
+from yariboard.ui.japanese import spoken_move
 from yariboard.ui.piecenames import piece_name
 
 ESPEAK = "espeak-ng"
@@ -33,14 +34,6 @@ ENGLISH_PIECES = {
               "+S": "promoted silver", "+N": "promoted knight", "+L": "promoted lance",
               "+P": "tokin"},
 }
-# Readings of the KIF piece names; Wa Shogi has no KIF names here and is spoken in English.
-JAPANESE_READINGS = {
-    "歩": "ふ", "香": "きょう", "桂": "けい", "銀": "ぎん", "金": "きん", "角": "かく",
-    "飛": "ひしゃ", "玉": "ぎょく", "と": "と", "馬": "うま", "龍": "りゅう", "成": "なり",
-    "香桂": "やりけい", "香角": "やりかく", "香飛": "やりびしゃ", "香銀": "やりぎん",
-}
-JAPANESE_NUMBERS = ("", "いち", "に", "さん", "よん", "ご", "ろく", "なな", "はち", "きゅう",
-                    "じゅう", "じゅういち")
 ENGLISH_ENDINGS = {"mate": "checkmate", "resignation": "resigns", "repetition": "repetition",
                    "perpetual-check": "perpetual check", "impasse": "impasse",
                    "illegal": "illegal move", "time": "time", "adjudication": "adjudication"}
@@ -75,31 +68,6 @@ def english_move(position, move):
     return text
 
 
-def japanese_move(position, move, last_to=None):
-    """The move as a kifu is read aloud ('なな ろく ふ'); None where the variant has no
-    Japanese names here (Wa)."""
-    variant = position.variant
-    pieces = KIF_PIECES.get(variant.name)
-    if pieces is None:
-        return None
-    to = move_to(move)
-    where = "どう" if last_to == to else "%s %s" % (JAPANESE_NUMBERS[variant.file_of(to)],
-                                                   JAPANESE_NUMBERS[variant.rank_of(to)])
-    if is_drop(move):
-        kind = drop_kind(move)
-        return "%s %s うつ" % (where, _reading(pieces[variant.symbol(kind)]))
-    name = _reading(pieces[variant.symbol(position.piece_at(move_from(move)) & 31)])
-    hodges = to_hodges(position, move)
-    suffix = " なり" if hodges.endswith("+") else " ならず" if hodges.endswith("=") else ""
-    return "%s %s%s" % (where, name, suffix)
-
-
-def _reading(kanji):
-    if kanji in JAPANESE_READINGS:
-        return JAPANESE_READINGS[kanji]
-    return "".join(JAPANESE_READINGS.get(char, char) for char in kanji)
-
-
 def ending_words(winner, reason, language):
     if language == "ja":
         return JAPANESE_ENDINGS.get(winner, "")
@@ -124,19 +92,18 @@ class Voice:
         self._thread = threading.Thread(target=self._run, name="voice", daemon=True)
         self._thread.start()
 
-    def say(self, text, language=None):
+    def say(self, text):
         try:
-            self._queue.put_nowait((text, language or self.language))
+            self._queue.put_nowait(text)
         except queue.Full:
             self.failures += 1
 
     def _run(self):
         while True:
-            item = self._queue.get()
-            if item is None:
+            text = self._queue.get()
+            if text is None:
                 return
-            text, language = item
-            command = [self.program, "-v", language]
+            command = [self.program, "-v", self.language]
             path = None
             if self.wav_dir:
                 path = os.path.join(self.wav_dir, "%03d.wav" % (len(self.spoken) + 1))
@@ -212,11 +179,8 @@ class Announcer:
             self.voice.say(ending_words(record.winner, record.reason, self.voice.language))
 
     def _say_move(self, position, move):
-        text = None
         if self.voice.language == "ja":
             last = position.last_move()
-            text = japanese_move(position, move, move_to(last) if last is not None else None)
-        if text is None:
-            self.voice.say(english_move(position, move), "en")
+            self.voice.say(spoken_move(position, move, move_to(last) if last is not None else None))
         else:
-            self.voice.say(text)
+            self.voice.say(english_move(position, move))

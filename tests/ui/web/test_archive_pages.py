@@ -1,7 +1,8 @@
 """The archive's pages in a real browser: the list with its search, a game stepped through
 with the arrow keys and the buttons (the board read from the DOM equals the rules core's
-replay at every ply), its stored analysis drawn, and every format the archive writes
-downloadable and read back to the same game."""
+replay at every ply), its stored analysis drawn, every format the archive writes
+downloadable and read back to the same game, and a Wa game's moves listed with its pieces'
+Japanese names."""
 import os
 import urllib.error
 import urllib.request
@@ -23,7 +24,9 @@ from yariboard.records.archive import Archive
 from yariboard.records.game import GameRecord, start_sfen_for
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.server import WebServer
+from tests.ui.wa_names import hodges_piece, random_game
 from tests.ui.web.browser import READ_BOARD, expected_board
+from tests.ui.web.test_live_page import expected_move_list
 
 pytestmark = [pytest.mark.external]
 
@@ -201,3 +204,25 @@ def test_renaming_the_players_on_the_page_needs_the_token(archive_server, browse
     assert rename("Chen Wei", server.token) == "players of game %d set" % ids[1]
     with Archive(db, readonly=True) as archive:
         assert (archive.game(ids[1]).black, archive.game(ids[1]).white) == ("Chen Wei", "Aoki")
+
+
+def test_an_archived_wa_game_lists_its_moves_with_the_pieces_japanese_names(tmp_path, browser):
+    plies = random_game("wa", seed=7)[:80]
+    db = str(tmp_path / "games.sqlite3")
+    with Archive(db) as archive:
+        game_id = archive.new_game(GameRecord(variant="wa", start_sfen=start_sfen_for("wa"),
+                                              date="2026-11-01T10:00:00Z"))
+        for ply, (_, _, usi, _) in enumerate(plies, 1):
+            archive.add_move(game_id, ply, usi, "2026-11-01T10:00:%02dZ" % (ply % 60))
+    with WebServer(LiveFeed(), db, port=0) as server:
+        browser.get(server.url + "game/%d" % game_id)
+        rows = browser.execute_script(
+            "return [...document.querySelectorAll('table.moves tbody tr')].map("
+            "(tr) => [...tr.cells].map((td) => td.textContent))")
+    usi_moves = [usi for _, _, usi, _ in plies]
+    assert rows == expected_move_list("wa", usi_moves)
+    kinds = {hodges_piece(hodges) for *_, hodges in plies}
+    assert len(kinds) >= 12, kinds
+    assert any(hodges.startswith("+") for *_, hodges in plies)      # a promoted piece moves
+    assert any(hodges.endswith("+") for *_, hodges in plies)
+    assert any("*" in hodges for *_, hodges in plies)

@@ -15,6 +15,11 @@ from yariboard.records.archive import Archive
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
 from yariboard.ui.web.server import WebServer
+from shogicore.notation import to_hodges
+from shogicore.position import Position
+from shogicore.move import parse_usi
+from shogicore.variants import variant_by_name
+from tests.ui.wa_names import expected_written
 from tests.ui.web.browser import READ_BOARD, FakeTime, expected_board
 
 pytestmark = [pytest.mark.micropython, pytest.mark.external]
@@ -85,3 +90,24 @@ def test_the_live_board_follows_a_yari_game_move_by_move(tmp_path, browser):
 def test_the_live_board_draws_the_other_variants(tmp_path, browser, board):
     record = play_and_check(tmp_path, browser, board, plies=4, seed=5)
     assert record.variant == {"shogi-9x9": "shogi", "wa-11x11": "wa"}[board]
+
+
+def test_the_live_move_list_names_wa_pieces_in_japanese(tmp_path, browser):
+    record = play_and_check(tmp_path, browser, "wa-11x11", plies=10, seed=7)
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('main.live table.moves tbody tr')].map("
+        "(tr) => [...tr.cells].map((td) => td.textContent))")
+    assert rows == expected_move_list("wa", record.usi_moves())
+
+
+def expected_move_list(variant_name, usi_moves):
+    """The move list's rows, [number, Hodges, Japanese], as the tests' own table of Wa's
+    names writes them."""
+    position, previous, rows = Position(variant_by_name(variant_name)), None, []
+    for usi in usi_moves:
+        move = parse_usi(position.variant, usi)
+        hodges = to_hodges(position, move)
+        rows.append([str(len(rows) + 1), hodges, expected_written(usi, hodges, previous)])
+        position.push(move)
+        previous = usi
+    return rows

@@ -2,10 +2,13 @@
 archive, each shown small with its players; after every round of moves each small board
 equals its own game in the archive and its own board's LEDs. One board is unplugged and
 plugged back mid-game: it finds its game again, and no move of one board is ever stored
-under another's game."""
-import pytest
+under another's game. A board found on the serial ports and plugged back on another port is
+shown in its own tile still, known by its USB serial number."""
 import os
+import random
 import time
+
+import pytest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -15,7 +18,11 @@ from yariboard.play.clocks import GameClock, TimeControl, format_seconds
 from yariboard.records.archive import Archive
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
+from yariboard.sim.rig import SimRig
+from yariboard.ui.spectators import Spectators
 from yariboard.ui.web.server import WebServer
+from tests.board.usb_ports import scan_finds, usb_port
+from tests.cli.test_serve_boards import latest, perform_quiet_move, serving, wait_until
 from tests.ui.web.browser import READ_BOARD, FakeTime, expected_board
 
 pytestmark = [pytest.mark.micropython, pytest.mark.external]
@@ -106,3 +113,83 @@ def _play_until(table, ply):
     while table.recorder.stored_count() < ply or table.pending:
         assert time.monotonic() < deadline, "board %s made no move %d" % (table.name, ply)
         table.step(0.02)
+
+
+SERIALS = ("E6614103E7452D2F", "E66138935F2B6A2C")
+
+
+def test_a_board_plugged_back_on_another_port_keeps_its_tile(tmp_path, browser, monkeypatch):
+    """`serve` on the attached boards: two simulated boards are found as Picos by pyserial's
+    port scan (each with its USB serial number); one is pulled out and comes back on another
+    port. The tournament page keeps one tile per board, the replugged one with its game and
+    its players."""
+    rng = random.Random(3)
+    db = str(tmp_path / "games.sqlite3")
+    with SimRig(str(tmp_path / "a")) as first, SimRig(str(tmp_path / "b")) as second:
+        rigs = dict(zip(SERIALS, (first, second)))
+        hub = Hub(tmp_path / "dev")
+        scan_finds(monkeypatch, lambda: [usb_port(hub.port(rig), serial)
+                                         for serial, rig in rigs.items() if rig.plugged])
+        spectators = Spectators(db, serve=True, port=0).start()
+        try:
+            with serving(db, spectators):
+                played = {serial: [] for serial in SERIALS}
+                for serial in SERIALS + SERIALS[:1]:
+                    perform_quiet_move(spectators, rigs[serial], serial, played[serial], rng)
+                game_id = latest(spectators, SERIALS[0])["game_id"]
+                with Archive(db) as archive:
+                    archive.set_players(game_id, "Aoki", "Brown")
+                wait_until(lambda: latest(spectators, SERIALS[0])["black"] == "Aoki")
+                browser.get(spectators.server.url)
+                old_port = hub.port(first)
+                first.unplug()
+                wait_until(lambda: latest(spectators, SERIALS[0])["status"]
+                           .startswith("pulled out"))
+                first.replug()
+                assert hub.port(first) != old_port
+                perform_quiet_move(spectators, first, SERIALS[0], played[SERIALS[0]], rng)
+
+                with Archive(db, readonly=True) as archive:
+                    games = [archive.game(number) for number in archive.ids()]
+                    assert len(games) == 2, [(game.board_game, game.usi_moves()) for game in games]
+                    record = archive.game(game_id)              # its game, not a new one
+                assert record.usi_moves() == played[SERIALS[0]]
+                expected = expected_board(record)
+                expected["leds"] = {}
+                expected["names"] = ["☖ Brown", "☗ Aoki"]
+                expected["clocks"] = ["", ""]
+
+                def one_tile_each(driver):
+                    tiles = driver.execute_script(
+                        "return [...document.querySelectorAll('a.mini')]"
+                        ".map((a) => a.dataset.board)")
+                    return (sorted(tiles) == sorted(SERIALS)
+                            and shown(driver, SERIALS[0]) == expected)
+
+                try:
+                    WebDriverWait(browser, PAGE_WAIT_S, poll_frequency=0.1).until(one_tile_each)
+                except Exception:
+                    assert shown(browser, SERIALS[0]) == expected
+                    raise
+                assert latest(spectators, SERIALS[0])["game_id"] == game_id
+        finally:
+            spectators.close()
+
+
+class Hub:
+    """The device names boards get as they are plugged in (ttyACM0, ttyACM1, ...), here each
+    a link to the board's pseudo-terminal, so that a board plugged back is on another port
+    even when its pseudo-terminal's number comes round again."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        folder.mkdir()
+        self.given = {}              # (rig, times unplugged) -> device path
+
+    def port(self, rig):
+        key = (rig, rig.unplugs)
+        if key not in self.given:
+            path = self.folder / ("ttyACM%d" % len(self.given))
+            path.symlink_to(rig.port)
+            self.given[key] = str(path)
+        return self.given[key]

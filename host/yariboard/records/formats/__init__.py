@@ -13,15 +13,14 @@ import json.scanner
 import re
 
 from shogicore.errors import MoveError
-from shogicore.notation import parse_hodges, to_hodges, to_usi
-from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records import analysis
 
-from yariboard.records.formats import csa, jkf, ki2, kif, usi, xboard_pgn
+from yariboard.records.formats import csa, hodges, jkf, ki2, kif, usi, xboard_pgn
 from yariboard.records.game import (GameRecord, MoveRecord, RecordError, parse_stamp, replay,
-                               start_sfen_for)
+                                    settle, stamp_seconds, start_sfen_for, walk)
+from yariboard.records.playback import RecordPosition, usi_table
 
 FORMATS = ("pgn", "kif", "ki2", "csa", "json", "jkf", "usi", "xboard")
 EXTENSIONS = {".pgn": "pgn", ".txt": "pgn", ".kif": "kif", ".kifu": "kif", ".ki2": "ki2",
@@ -103,18 +102,20 @@ def _pgn_escape(value):
 
 def _pgn_game(record, notes):
     tokens = []
-    black_first = Position(variant_by_name(record.variant), record.start_sfen).side == BLACK
+    black_first = [True]
 
     def add(index, position, move):
+        if index == 0:
+            black_first[0] = position.side == BLACK
         if position.side == BLACK or index == 0:
-            number = (index + (0 if black_first else 1)) // 2 + 1
+            number = (index + (0 if black_first[0] else 1)) // 2 + 1
             tokens.append("%d." % number if position.side == BLACK else "%d. ..." % number)
-        tokens.append(to_hodges(position, move))
+        tokens.append(hodges.write_move(position, move))
         tokens.append("{%s}" % record.moves[index].at)
         if index + 1 in notes:
             tokens.append("{%s}" % notes[index + 1].replace("}", ")"))
 
-    replay(record, add)
+    walk(record, add)
     tags = {
         "Variant": record.variant, "Black": record.black, "White": record.white,
         "Date": record.date, "Handicap": record.handicap or "-", "Mode": record.mode,
@@ -197,24 +198,36 @@ def _pgn_record(tags, body, first_line):
     sfen, sfen_line = tag("SFEN", start_sfen_for(record.variant, record.handicap))
     record.start_sfen = sfen
     try:
-        position = Position(variant, sfen)
+        position = RecordPosition(variant, sfen)
     except ValueError as error:
         raise _at_line(sfen_line, "bad start position: %s" % error)
 
+    _read_movetext(record, position, body, result)
+    usi, usi_line = tag("USI", " ".join(record.usi_moves()))
+    if usi.split() != record.usi_moves():
+        raise _at_line(usi_line, "[USI] moves disagree with the move text")
+    try:
+        return settle(record, position)
+    except RecordError as error:
+        raise _at_line(first_line, error)
+
+
+def _read_movetext(record, position, body, result):
+    """The moves in Hodges notation, each followed by its time in braces, then the result."""
+    usi = usi_table(position.variant)
     at = record.date
     result_seen = None
     for number, line in body:
         for token in TOKEN_RE.findall(line):
             if result_seen is not None:
                 raise _at_line(number, "text after the result %r" % result_seen)
-            if token.startswith("{[%"):
-                continue  # an analysis comment ({[%eval ...] ...}), not a time
-            if token.startswith("{"):
+            if token[0] == "{":
+                if token.startswith("{[%"):
+                    continue  # an analysis comment ({[%eval ...] ...}), not a time
                 if not record.moves:
                     raise _at_line(number, "comment %s before the first move" % token)
-                record.moves[-1].at = _checked(lambda t: (parse_stamp(t), t)[1], token[1:-1].strip(),
-                                               line=number)
-            elif MOVE_NUMBER_RE.match(token) or token == "...":
+                at = record.moves[-1].at = _checked(_checked_stamp, token[1:-1].strip(), line=number)
+            elif token[0].isdigit() and MOVE_NUMBER_RE.match(token) or token == "...":
                 continue
             elif token in WINNER_OF_TOKEN:
                 if token != result:
@@ -222,17 +235,16 @@ def _pgn_record(tags, body, first_line):
                 result_seen = token
             else:
                 try:
-                    move = parse_hodges(position, token)
+                    move = hodges.read_move(position, token)
                 except MoveError as error:
                     raise _at_line(number, "move %d %r: %s" % (len(record.moves) + 1, token, error))
-                record.moves.append(MoveRecord(to_usi(variant, move), at))
+                record.moves.append(MoveRecord(usi[move], at))
                 position.push(move)
-            if record.moves:
-                at = record.moves[-1].at
-    usi, usi_line = tag("USI", " ".join(record.usi_moves()))
-    if usi.split() != record.usi_moves():
-        raise _at_line(usi_line, "[USI] moves disagree with the move text")
-    return _validated(record, first_line)
+
+
+def _checked_stamp(text):
+    stamp_seconds(text)
+    return text
 
 
 def _checked(function, *args, line):
@@ -242,10 +254,10 @@ def _checked(function, *args, line):
         raise _at_line(line, error)
 
 
-def _validated(record, line, move_lines=None):
+def _validated(record, line, move_lines=None, on_move=None):
     """Replay the whole record; report a failure at the line of the move that broke it."""
     try:
-        replay(record)
+        replay(record, on_move)
     except RecordError as error:
         match = re.match(r"move (\d+)", str(error))
         if match and move_lines:
@@ -269,8 +281,8 @@ def write_json(records, comments=None):
     and fields added to each move (eval, loss, mark, best; see analysis.json_fields)."""
     games = []
     for record in records:
-        hodges = []
-        replay(record, lambda index, position, move: hodges.append(to_hodges(position, move)))
+        texts = []
+        walk(record, lambda index, position, move: texts.append(hodges.write_move(position, move)))
         fields = ['   %s: %s' % (json.dumps(name), json.dumps(getattr(record, name), ensure_ascii=False))
                   for name in HEADER_FIELDS]
         header, extra = (comments and comments(record)) or (None, {})
@@ -278,7 +290,7 @@ def write_json(records, comments=None):
             fields.append('   "analysis": %s' % json.dumps(header, ensure_ascii=False))
         moves = ['    %s' % json.dumps(dict({"usi": m.usi, "hodges": h, "at": m.at}, **extra.get(ply, {})),
                                        ensure_ascii=False)
-                 for ply, (m, h) in enumerate(zip(record.moves, hodges), 1)]
+                 for ply, (m, h) in enumerate(zip(record.moves, texts), 1)]
         fields.append('   "moves": [' + ("\n" + ",\n".join(moves) + "\n   ]" if moves else "]"))
         games.append("  {\n" + ",\n".join(fields) + "\n  }")
     return ('{\n "format": %s,\n "version": %d,\n "games": [%s]\n}\n'
@@ -375,10 +387,10 @@ def _json_record(game):
             raise _at_line(line, "a move needs \"usi\" and \"at\" strings")
         record.moves.append(MoveRecord(entry["usi"], entry["at"]))
         lines.append(line)
-    _validated(record, game.line, lines)
     # The optional human notation must agree with the USI moves it sits beside.
     checks = []
-    replay(record, lambda index, position, move: checks.append(to_hodges(position, move)))
+    _validated(record, game.line, lines,
+               lambda index, position, move: checks.append(hodges.write_move(position, move)))
     for entry, expected, line in zip(moves, checks, lines):
         if "hodges" in entry and entry["hodges"] != expected:
             raise _at_line(line, "\"hodges\" %r does not match \"usi\" %r (%s)"

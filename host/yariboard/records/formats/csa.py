@@ -9,18 +9,17 @@ CSA has no word for some of the record's fields: the game mode, and endings such
 adjudication. They are written as `'yariboard:` comment lines that other readers skip and
 that ours reads back, so export then import gives the same game.
 """
-import datetime
+import functools
 import re
 
-from shogicore.move import drop_kind, is_drop, is_promotion, make_move, move_from, move_to
-from shogicore.notation import to_usi
-from shogicore.position import Position
+from shogicore.move import drop_kind, is_drop, is_promotion, make_drop, make_move, move_from, move_to
 from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records.declaration import declaration_wins
 from yariboard.records.formats import dates
 from yariboard.records.game import (GameRecord, MoveRecord, RecordError, handicap_of, now_stamp,
-                                    parse_stamp, replay, stamp)
+                                    settle, stamp_at, stamp_seconds, walk)
+from yariboard.records.playback import RecordPosition, usi_table
 
 PIECES = {"P": "FU", "L": "KY", "N": "KE", "S": "GI", "G": "KI", "B": "KA", "R": "HI",
           "K": "OU", "+P": "TO", "+L": "NY", "+N": "NK", "+S": "NG", "+B": "UM", "+R": "RY"}
@@ -49,8 +48,7 @@ HAND_PIECES = "RBGSNLP"
 # How many of each piece a set of shogi pieces holds (00AL gives the rest to one side).
 PIECE_SET = {"R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 OWN_COMMENT = "'yariboard:"
-MOVE_RE = re.compile(r"^([+-])(\d)(\d)(\d)(\d)([A-Z]{2})$")
-TIME_RE = re.compile(r"^T(\d+)$")
+MOVE_RE = re.compile(r"^([+-])(\d\d)(\d\d)([A-Z]{2})$")
 
 
 def _board(sfen):
@@ -123,16 +121,18 @@ def _game(record, notes):
     lines += _position_lines(record.start_sfen)
     lines += _comment_lines(record.comments.get(0, ""), notes.get(0, []))
     variant = variant_by_name("shogi")
-    previous = [parse_stamp(record.date)]
+    previous = [stamp_seconds(record.date)]
+    comments = record.comments
 
     def add(index, position, move):
-        when = parse_stamp(record.moves[index].at)
+        when = stamp_seconds(record.moves[index].at)
         lines.append(move_text(variant, position, move))
-        lines.append("T%d" % int((when - previous[0]).total_seconds()))
-        lines.extend(_comment_lines(record.comments.get(index + 1, ""), notes.get(index + 1, [])))
+        lines.append("T%d" % (when - previous[0]))
+        if index + 1 in comments or index + 1 in notes:
+            lines.extend(_comment_lines(comments.get(index + 1, ""), notes.get(index + 1, [])))
         previous[0] = when
 
-    final = replay(record, add)
+    final = walk(record, add)
     if record.reason:
         word = _ending_word(record, final)
         if _ending_of(word, final) != (record.reason, record.winner):
@@ -207,16 +207,23 @@ def _ending_of(word, position):
 
 def move_text(variant, position, move):
     """+7776FU, -0055KA: side, origin (00 for a drop), destination, piece after the move."""
-    to = move_to(move)
+    squares, codes = _codes(variant)
     sign = "+" if position.side == BLACK else "-"
-    where = "%d%d" % (variant.file_of(to), variant.rank_of(to))
     if is_drop(move):
-        return "%s00%s%s" % (sign, where, PIECES[variant.symbol(drop_kind(move))])
+        return sign + "00" + squares[move_to(move)] + codes[drop_kind(move)]
     frm = move_from(move)
-    symbol = variant.symbol(position.piece_at(frm) & 31)
+    kind = position.piece_at(frm) & 31
     if is_promotion(move):
-        symbol = "+" + symbol
-    return "%s%d%d%s%s" % (sign, variant.file_of(frm), variant.rank_of(frm), where, PIECES[symbol])
+        kind = variant.promote[kind]
+    return sign + squares[frm] + squares[move_to(move)] + codes[kind]
+
+
+@functools.lru_cache(maxsize=None)
+def _codes(variant):
+    """{square: `76`}, {kind: `FU`}: what every CSA move is written with."""
+    squares = {square: "%d%d" % (variant.file_of(square), variant.rank_of(square))
+               for square in variant.squares}
+    return squares, {variant.kind_of(symbol): code for symbol, code in PIECES.items()}
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -239,121 +246,171 @@ def read_csa(text):
             # A line may hold several statements separated by commas (`+7776FU,T12`),
             # except comments, which run to the end of the line.
             # ... except comments (which keep their spaces), names and $ headers
-            statements = ([raw.lstrip(" \t\ufeff").rstrip("\r")] if line.startswith("'")
-                          else [line] if line[0] in "N$" else line.split(","))
-            current.extend((number, statement if statement.startswith("'") else statement.strip())
-                           for statement in statements)
+            if line[0] == "'":
+                current.append((number, raw.lstrip(" \t\ufeff").rstrip("\r")))
+            elif line[0] in "N$" or "," not in line:
+                current.append((number, line))
+            else:
+                current.extend((number, statement.strip()) for statement in line.split(","))
     if current or not games:
         games.append(_record(current, first))
     return games
 
 
 def _record(statements, first_line):
-    variant = variant_by_name("shogi")
-    record = GameRecord(variant="shogi", zone=dates.JAPAN)
-    position, override, ending, own = None, None, None, False
-    move_lines, rows, notes, date_text = [], {}, {}, None
-    cells, hands, set_up = None, [{}, {}], False
+    reader = _GameReader()
+    read = reader.read
     for number, statement in statements:
-        if statement.startswith(OWN_COMMENT):
-            own = True
-            key, _, value = statement[len(OWN_COMMENT):].partition("=")
-            if key == "mode":
-                record.mode = value
-            elif key == "zone":
-                record.zone = "" if value == "UTC" else value
-            elif key == "result" and value.count(",") == 1:
-                override = tuple(value.split(","))
-            continue
-        if statement.startswith("'*"):
-            ply = len(record.moves) + (1 if ending is not None else 0)
-            notes.setdefault(ply, []).append(statement[2:])
-            continue
-        if statement.startswith("'") or statement.startswith("V"):
-            continue
-        if statement.startswith("N+"):
-            record.black = statement[2:]
-        elif statement.startswith("N-"):
-            record.white = statement[2:]
-        elif statement.startswith("$"):
-            key, _, value = statement[1:].partition(":")
-            if position is None or key in ("END_TIME",):
-                record.tags.append((TAG_OF_KEY.get(key, key), value))
-            if key == "START_TIME" and position is None:
-                date_text = value
-        elif statement.startswith("PI"):
-            cells = _handicap(statement[2:], number)
-        elif re.match(r"^P[1-9]", statement):
-            rows[int(statement[1])] = (statement[2:], number)
-        elif statement[:2] in ("P+", "P-"):
-            if position is not None:
-                raise _at_line(number, "a set-up line after the moves began")
-            if cells is None:
-                cells = _rows_cells(rows) if rows else {}
-                rows = {}
-            _place(cells, hands, statement, number)
-            set_up = True
-        elif statement.startswith("P"):
-            raise _at_line(number, "unreadable position line %r" % statement[:40])
-        elif statement in ("+", "-") and position is None:
-            if rows:
-                cells = _rows_cells(rows)
-            if cells is None:      # Shogi Wars writes no position line for the even start
-                cells = _handicap("", number)
-            _give_the_rest(cells, hands)
-            record.start_sfen = _sfen(cells, "b" if statement == "+" else "w", hands)
-            try:
-                position = Position(variant, record.start_sfen)
-            except ValueError as error:
-                raise _at_line(number, "bad start position: %s" % error)
-            record.start_sfen = position.sfen()
-            record.handicap = handicap_of("shogi", record.start_sfen)
-        elif statement[:1] in ("+", "-"):   # (an empty statement is no move)
-            if position is None:
-                raise _at_line(number, "move before the start position (PI and +/-)")
-            if ending is not None:
-                raise _at_line(number, "move after the game ended")
-            move = _parse_move(variant, position, statement, number)
-            at = record.moves[-1].at if record.moves else None
-            record.moves.append(MoveRecord(to_usi(variant, move), at))
-            move_lines.append(number)
-            position.push(move)
-        elif TIME_RE.match(statement):
-            if not record.moves:
-                raise _at_line(number, "time %s before the first move" % statement)
-            digits = TIME_RE.match(statement).group(1)
-            if len(digits) > MOVE_SECONDS_DIGITS:
-                raise _at_line(number, "move time %s... is out of range" % statement[:12])
-            record.moves[-1].at = int(digits)
-        elif statement.startswith("%"):
-            if statement not in ENDINGS:
-                raise _at_line(number, "unknown ending %r" % statement[:20])
-            if position is None:
-                raise _at_line(number, "ending before the start position")
-            ending = _ending_of(statement, position)
-            if ending[0] == "declaration" and not declaration_wins(position):
-                # a declaration that fails the rule loses (the server's 'illegal kachi)
-                ending = _ending_of("%ILLEGAL_MOVE", position)
-        else:
+        read(number, statement)
+    return reader.finished(statements, first_line)
+
+
+class _GameReader:
+    """The statements of one CSA game read in order onto its record: one method for each
+    kind of statement, chosen by its first character."""
+
+    def __init__(self):
+        self.variant = variant_by_name("shogi")
+        self.record = GameRecord(variant="shogi", zone=dates.JAPAN)
+        self.position = self.override = self.ending = self.date_text = self.cells = None
+        self.own = self.zone_named = False
+        self.move_lines, self.rows, self.notes, self.seconds = [], {}, {}, []
+        self.hands = [{}, {}]
+        self.usi = usi_table(self.variant)
+        self.by_first = {"'": self._comment, "V": self._skip, "N": self._name, "$": self._header,
+                         "P": self._position_line, "+": self._sign, "-": self._sign,
+                         "T": self._time, "%": self._ending}
+
+    def read(self, number, statement):
+        read = self.by_first.get(statement[:1])
+        if read is None:
             raise _at_line(number, "unreadable line %r" % statement[:40])
-    if position is None:
-        raise _at_line(statements[-1][0] if statements else first_line,
-                       "no start position (PI and +/-) found")
-    if own and not any(s.startswith(OWN_COMMENT + "zone=") for _, s in statements):
-        record.zone = ""       # yariboard's files before it named the zone were in UTC
-    record.date = dates.read_date(date_text, record.zone) if date_text else None
-    if date_text is not None and not dates.needs_text(date_text, record.date, record.zone):
-        record.tags.remove(("開始日時", date_text))
-    record.date = record.date or now_stamp()
-    _timestamps(record)
-    record.comments = {ply: "\n".join(lines).rstrip("\n") for ply, lines in notes.items()}
-    if ending is not None:
-        record.reason, record.winner = override or ending
-    try:
-        replay(record)
-    except RecordError as error:
-        raise _at_line(move_lines[-1] if move_lines else first_line, error)
-    return record
+        read(number, statement)
+
+    def _skip(self, number, statement):
+        pass
+
+    def _comment(self, number, statement):
+        if statement.startswith(OWN_COMMENT):
+            self._own(statement[len(OWN_COMMENT):])
+        elif statement.startswith("'*"):
+            ply = len(self.record.moves) + (1 if self.ending is not None else 0)
+            self.notes.setdefault(ply, []).append(statement[2:])
+
+    def _own(self, text):
+        """yariboard's own comment lines: the fields CSA has no word for."""
+        self.own = True
+        key, _, value = text.partition("=")
+        if key == "mode":
+            self.record.mode = value
+        elif key == "zone":
+            self.zone_named = True
+            self.record.zone = "" if value == "UTC" else value
+        elif key == "result" and value.count(",") == 1:
+            self.override = tuple(value.split(","))
+
+    def _name(self, number, statement):
+        if statement[1:2] not in ("+", "-"):
+            raise _at_line(number, "unreadable line %r" % statement[:40])
+        setattr(self.record, "black" if statement[1] == "+" else "white", statement[2:])
+
+    def _header(self, number, statement):
+        key, _, value = statement[1:].partition(":")
+        if self.position is None or key in ("END_TIME",):
+            self.record.tags.append((TAG_OF_KEY.get(key, key), value))
+        if key == "START_TIME" and self.position is None:
+            self.date_text = value
+
+    def _position_line(self, number, statement):
+        if statement.startswith("PI"):
+            self.cells = _handicap(statement[2:], number)
+        elif "1" <= statement[1:2] <= "9":
+            self.rows[int(statement[1])] = (statement[2:], number)
+        elif statement[:2] in ("P+", "P-"):
+            if self.position is not None:
+                raise _at_line(number, "a set-up line after the moves began")
+            if self.cells is None:
+                self.cells = _rows_cells(self.rows) if self.rows else {}
+                self.rows = {}
+            _place(self.cells, self.hands, statement, number)
+        else:
+            raise _at_line(number, "unreadable position line %r" % statement[:40])
+
+    def _sign(self, number, statement):
+        if statement in ("+", "-") and self.position is None:
+            self._start(number, statement)
+        else:
+            self._move(number, statement)
+
+    def _start(self, number, statement):
+        """The side to move: the start position is complete."""
+        record = self.record
+        if self.rows:
+            self.cells = _rows_cells(self.rows)
+        if self.cells is None:      # Shogi Wars writes no position line for the even start
+            self.cells = _handicap("", number)
+        _give_the_rest(self.cells, self.hands)
+        record.start_sfen = _sfen(self.cells, "b" if statement == "+" else "w", self.hands)
+        try:
+            self.position = RecordPosition(self.variant, record.start_sfen)
+        except ValueError as error:
+            raise _at_line(number, "bad start position: %s" % error)
+        record.start_sfen = self.position.sfen()
+        record.handicap = handicap_of("shogi", record.start_sfen)
+
+    def _move(self, number, statement):
+        if self.position is None:
+            raise _at_line(number, "move before the start position (PI and +/-)")
+        if self.ending is not None:
+            raise _at_line(number, "move after the game ended")
+        move = _parse_move(self.variant, self.position, statement, number)
+        # a move without its T line took what the move before it took (0 for the first)
+        self.seconds.append(self.seconds[-1] if self.seconds else 0)
+        self.record.moves.append(MoveRecord(self.usi[move], None))
+        self.move_lines.append(number)
+        self.position.push(move)
+
+    def _time(self, number, statement):
+        digits = statement[1:]
+        if not digits.isdecimal():
+            raise _at_line(number, "unreadable line %r" % statement[:40])
+        if not self.record.moves:
+            raise _at_line(number, "time %s before the first move" % statement)
+        if len(digits) > MOVE_SECONDS_DIGITS:
+            raise _at_line(number, "move time %s... is out of range" % statement[:12])
+        self.seconds[-1] = int(digits)
+
+    def _ending(self, number, statement):
+        if statement not in ENDINGS:
+            raise _at_line(number, "unknown ending %r" % statement[:20])
+        if self.position is None:
+            raise _at_line(number, "ending before the start position")
+        self.ending = _ending_of(statement, self.position)
+        if self.ending[0] == "declaration" and not declaration_wins(self.position):
+            # a declaration that fails the rule loses (the server's 'illegal kachi)
+            self.ending = _ending_of("%ILLEGAL_MOVE", self.position)
+
+    def finished(self, statements, first_line):
+        """The record, its date, times, comments and ending checked."""
+        record = self.record
+        if self.position is None:
+            raise _at_line(statements[-1][0] if statements else first_line,
+                           "no start position (PI and +/-) found")
+        if self.own and not self.zone_named:
+            record.zone = ""       # yariboard's files before it named the zone were in UTC
+        date_text = self.date_text
+        record.date = dates.read_date(date_text, record.zone) if date_text else None
+        if date_text is not None and not dates.needs_text(date_text, record.date, record.zone):
+            record.tags.remove(("開始日時", date_text))
+        record.date = record.date or now_stamp()
+        record.comments = {ply: "\n".join(lines).rstrip("\n") for ply, lines in self.notes.items()}
+        if self.ending is not None:
+            record.reason, record.winner = self.override or self.ending
+        try:
+            _timestamps(record, self.seconds)
+            return settle(record, self.position)
+        except RecordError as error:
+            raise _at_line(self.move_lines[-1] if self.move_lines else first_line, error)
 
 
 # A move's seconds (T lines): ten digits is over 300 years, far past any stamp a game can have.
@@ -395,12 +452,12 @@ def _give_the_rest(cells, hands):
                 hands[colour][piece] = hands[colour].get(piece, 0) + total - used
 
 
-def _timestamps(record):
-    """Turn seconds per move (T lines) into the moments each move was made."""
-    clock = parse_stamp(record.date)
-    for entry in record.moves:
-        clock += datetime.timedelta(seconds=entry.at if isinstance(entry.at, int) else 0)
-        entry.at = stamp(clock)
+def _timestamps(record, seconds):
+    """Give each move the moment it was made, from the seconds each took (T lines)."""
+    clock = stamp_seconds(record.date)
+    for entry, spent in zip(record.moves, seconds):
+        clock += spent
+        entry.at = stamp_at(clock)
 
 
 def _rows_cells(rows):
@@ -440,29 +497,35 @@ def _parse_move(variant, position, statement, line):
     match = MOVE_RE.match(statement)
     if not match:
         raise _at_line(line, "unreadable move %r (expected e.g. +7776FU)" % statement[:20])
-    sign, from_file, from_rank, to_file, to_rank, code = match.groups()
+    sign, origin, destination, code = match.groups()
     if (sign == "+") != (position.side == BLACK):
         raise _at_line(line, "%s: it is %s's move" % (statement, "Black" if position.side == BLACK else "White"))
-    if code not in SYMBOL_OF:
+    squares, kinds = _squares(variant)
+    kind = kinds.get(code)
+    if kind is None:
         raise _at_line(line, "unknown piece %r" % code)
-    if not ("1" <= to_file <= "9" and "1" <= to_rank <= "9"):
-        raise _at_line(line, "no square %s%s" % (to_file, to_rank))
-    to = variant.square(int(to_file), int(to_rank))
-    symbol = SYMBOL_OF[code]
-    if from_file + from_rank == "00":
-        candidates = [m for m in position.legal_moves()
-                      if is_drop(m) and move_to(m) == to and variant.symbol(drop_kind(m)) == symbol]
+    to = squares.get(destination)
+    if to is None:
+        raise _at_line(line, "no square %s" % destination)
+    if origin == "00":
+        move = make_drop(kind, to)
     else:
-        if not ("1" <= from_file <= "9" and "1" <= from_rank <= "9"):
-            raise _at_line(line, "no square %s%s" % (from_file, from_rank))
-        frm = variant.square(int(from_file), int(from_rank))
-        before = variant.symbol(position.piece_at(frm) & 31) if position.piece_at(frm) else ""
-        promote = symbol.startswith("+") and not before.startswith("+")
-        if before != (symbol[1:] if promote else symbol):
-            raise _at_line(line, "%s: no piece on %s%s that could become %s"
-                           % (statement, from_file, from_rank, code))
+        frm = squares.get(origin)
+        if frm is None:
+            raise _at_line(line, "no square %s" % origin)
+        before = position.piece_at(frm) & 31
+        promote = kind != before and variant.promote[before] == kind
+        if not position.piece_at(frm) or not (promote or kind == before):
+            raise _at_line(line, "%s: no piece on %s that could become %s" % (statement, origin, code))
         move = make_move(frm, to, promote)
-        candidates = [move] if position.is_legal(move) else []
-    if not candidates:
-        raise _at_line(line, "move %d %s is not legal here" % (len(position.moves()) + 1, statement))
-    return candidates[0]
+    if not position.allows(move):
+        raise _at_line(line, "move %d %s is not legal here" % (position.plies + 1, statement))
+    return move
+
+
+@functools.lru_cache(maxsize=None)
+def _squares(variant):
+    """{`76`: square}, {`FU`: kind}: what every CSA move is read with."""
+    squares, codes = _codes(variant)
+    return ({text: square for square, text in squares.items()},
+            {code: kind for kind, code in codes.items()})

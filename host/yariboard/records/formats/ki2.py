@@ -8,7 +8,7 @@ The writer adds the telling words only where they are needed, as ShogiHome does.
 """
 import re
 
-from shogicore.move import drop_kind, is_drop, is_promotion, move_from, move_to
+from shogicore.move import drop_kind, is_drop, is_promotion, make_drop, move_from, move_to
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 
@@ -111,8 +111,8 @@ def _resolve(variant, position, match, last_to, line):
         to = variant.square(kif.FULL_WIDTH.index(where[0]) + 1, kif.KANJI.index(where[1]) + 1)
     symbols = {name: symbol for symbol, name in kif.PIECES[variant.name].items()}
     symbol = symbols.get(piece) or kif.PIECE_ALIASES[variant.name][piece]
-    drops = [m for m in position.legal_moves() if is_drop(m) and move_to(m) == to
-             and variant.symbol(drop_kind(m)) == symbol]
+    kind = variant.kind_of(symbol)
+    drops = [make_drop(kind, to)] if kind in variant.hand_kinds else []   # checked below
     board = _reachers(variant, position, symbol, to, action == "成")
     chosen = drops if action == "打" or (not board and not tellers) else board
     chosen = [m for m in _tell(variant, position, chosen, tellers) if position.is_legal(m)]
@@ -144,28 +144,34 @@ def _kind(variant, position, move):
 def _tell(variant, position, moves, tellers):
     """The moves the telling words (右 左 直 上 引 寄) point at, as seen by the mover."""
     forward = -1 if position.side == BLACK else 1   # rank change of a forward step
-
-    def steps(m):
-        frm, to = move_from(m), move_to(m)
-        return (variant.file_of(to) - variant.file_of(frm), variant.rank_of(to) - variant.rank_of(frm))
-
     for word in tellers:
-        if word == "上":
-            moves = [m for m in moves if steps(m)[1] * forward > 0]
-        elif word == "引":
-            moves = [m for m in moves if steps(m)[1] * forward < 0]
-        elif word == "寄":
-            moves = [m for m in moves if steps(m)[1] == 0]
-        elif word == "直":
-            moves = [m for m in moves if steps(m)[0] == 0 and steps(m)[1] == forward]
+        if word in _BY_STEP:
+            keep = _BY_STEP[word]
+            moves = [m for m in moves if keep(*_steps(variant, m, forward))]
         elif moves:
-            files = [variant.file_of(move_from(m)) for m in moves]
-            # Black's right is the low files, White's the high ones
-            rightmost = min(files) if position.side == BLACK else max(files)
-            leftmost = max(files) if position.side == BLACK else min(files)
-            edge = rightmost if word == "右" else leftmost
-            moves = [m for m, f in zip(moves, files) if f == edge]
+            moves = _at_edge(variant, position, moves, word)
     return moves
+
+
+# What 上, 引, 寄 and 直 say of a move, from (files moved, ranks moved forward).
+_BY_STEP = {"上": lambda files, up: up > 0, "引": lambda files, up: up < 0,
+            "寄": lambda files, up: up == 0, "直": lambda files, up: files == 0 and up == 1}
+
+
+def _steps(variant, m, forward):
+    frm, to = move_from(m), move_to(m)
+    return (variant.file_of(to) - variant.file_of(frm),
+            (variant.rank_of(to) - variant.rank_of(frm)) * forward)
+
+
+def _at_edge(variant, position, moves, word):
+    """右 or 左: the moves from the mover's rightmost or leftmost file among them."""
+    files = [variant.file_of(move_from(m)) for m in moves]
+    # Black's right is the low files, White's the high ones
+    rightmost = min(files) if position.side == BLACK else max(files)
+    leftmost = max(files) if position.side == BLACK else min(files)
+    edge = rightmost if word == "右" else leftmost
+    return [m for m, f in zip(moves, files) if f == edge]
 
 
 # -- writing -------------------------------------------------------------------------------

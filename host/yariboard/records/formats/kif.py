@@ -12,18 +12,18 @@ kept, the variations are skipped), times with or without hours, and a start date
 without seconds or weekday. Files named `.kif` are Shift_JIS (CP932) by convention, `.kifu`
 UTF-8 (see `encoding_for`).
 """
-import datetime
+import functools
 import re
 
-from shogicore.move import drop_kind, is_drop, is_promotion, make_move, move_from, move_to
-from shogicore.notation import to_usi
-from shogicore.position import Position
+from shogicore.move import drop_kind, is_drop, is_promotion, make_drop, make_move, move_from, move_to
 from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records.declaration import declaration_wins
 from yariboard.records.formats import bod, dates
 from yariboard.records.game import (FIRST_YEAR, LAST_YEAR, GameRecord, MoveRecord, RecordError,
-                               now_stamp, parse_stamp, replay, stamp)
+                               handicap_of, now_stamp, settle, stamp_at,
+                                    stamp_seconds, walk)
+from yariboard.records.playback import RecordPosition, usi_of
 
 PIECES = {
     "shogi": {"P": "歩", "L": "香", "N": "桂", "S": "銀", "G": "金", "B": "角", "R": "飛",
@@ -41,8 +41,13 @@ YARI_HEADER = ("変種", "槍将棋")
 # The handicapped side (上手, White) moves first.
 SHOGI_HANDICAP_WORDS = {"lance": "香落ち", "right-lance": "右香落ち", "bishop": "角落ち",
                         "rook": "飛車落ち", "rook-lance": "飛香落ち", "two-pieces": "二枚落ち",
-                        "four-pieces": "四枚落ち", "six-pieces": "六枚落ち", "eight-pieces": "八枚落ち",
-                        "ten-pieces": "十枚落ち"}
+                        "three-pieces": "三枚落ち", "four-pieces": "四枚落ち", "five-pieces": "五枚落ち",
+                        "left-five-pieces": "左五枚落ち", "six-pieces": "六枚落ち",
+                        "left-seven-pieces": "左七枚落ち", "right-seven-pieces": "右七枚落ち",
+                        "eight-pieces": "八枚落ち", "ten-pieces": "十枚落ち"}
+# The handicaps whose 手合割 words tsshogi (ShogiHome) and other readers do not know: written
+# with the board diagram after the word, so that they read the position from the diagram.
+DIAGRAM_TOO = ("三枚落ち", "五枚落ち", "左五枚落ち", "左七枚落ち", "右七枚落ち")
 SHOGI_HANDICAPS = {word: variant_by_name("shogi").handicaps[name]
                    for name, word in SHOGI_HANDICAP_WORDS.items()}
 # Yari handicaps (names from shogicore's Yari variant) in KIF words.
@@ -121,8 +126,13 @@ def head_lines(record, apart=(ENDING_TAG,)):
         raise RecordError("game %s: KIF and KI2 hold standard shogi and Yari games, not %s"
                           % (record.id or "?", record.variant))
     try:
-        position_lines = ["手合割：%s" % handicap_name(record)]
-        names = HANDICAP_SIDE_NAMES if position_lines[0] != "手合割：" + EVEN else SIDE_NAMES
+        word = handicap_name(record)
+        position_lines = ["手合割：%s" % word]
+        names = HANDICAP_SIDE_NAMES if word != EVEN else SIDE_NAMES
+        if word in DIAGRAM_TOO:
+            # the diagram first: readers that know the word (cshogi, python-shogi) take the
+            # position from it, those that do not (tsshogi) keep the diagram's
+            position_lines = bod.write_diagram(record.start_sfen) + position_lines
     except RecordError:
         if record.variant != "shogi":
             raise
@@ -148,19 +158,21 @@ def _game(record, notes):
     lines += comment_lines(record.comments.get(0, ""), notes.get(0, []))
     variant = variant_by_name(record.variant)
     used = [0, 0]
-    previous = [parse_stamp(record.date), None]  # time of the last move, its destination
+    previous = [stamp_seconds(record.date), None]  # time of the last move, its destination
+    comments = record.comments
 
     def add(index, position, move):
-        when = parse_stamp(record.moves[index].at)
-        spent = int((when - previous[0]).total_seconds())
+        when = stamp_seconds(record.moves[index].at)
+        spent = when - previous[0]
         used[position.side] += spent
         text = move_text(variant, position, move, previous[1])
-        lines.append("%4d %s   (%2d:%02d/%s)" % (index + 1, _pad(text, 14), spent // 60, spent % 60,
+        lines.append("%4d %s   (%2d:%02d/%s)" % (index + 1, _padded(text), spent // 60, spent % 60,
                                               _hms(used[position.side])))
-        lines.extend(comment_lines(record.comments.get(index + 1, ""), notes.get(index + 1, [])))
+        if index + 1 in comments or index + 1 in notes:
+            lines.extend(comment_lines(comments.get(index + 1, ""), notes.get(index + 1, [])))
         previous[0], previous[1] = when, move_to(move)
 
-    final = replay(record, add)
+    final = walk(record, add)
     plies = len(record.moves)
     if record.reason == "illegal-move" and record.tag(ILLEGAL_TAG):
         # the move that lost is written as the file had it, then the side to move wins
@@ -199,7 +211,8 @@ def comment_lines(comment, analysis):
     return ["*" + line for line in comment.split("\n") if comment] + ["*" + text for text in analysis]
 
 
-def _pad(text, width):
+@functools.lru_cache(maxsize=4096)
+def _padded(text, width=14):
     """Pad to a display width (full-width characters count twice), as KIF readers align."""
     shown = sum(1 if ord(c) < 0x80 else 2 for c in text)
     return text + " " * max(0, width - shown)
@@ -211,21 +224,30 @@ def _hms(seconds):
 
 def move_text(variant, position, move, last_to):
     """One move in KIF words, e.g. ７六歩(77), 同　角成(88), ５五香桂打."""
-    pieces = PIECES[variant.name]
+    destinations, origins, pieces = _words(variant)
     to = move_to(move)
-    if last_to == to:
-        where = "同　"
-    else:
-        where = FULL_WIDTH[variant.file_of(to) - 1] + KANJI[variant.rank_of(to) - 1]
+    where = "同　" if last_to == to else destinations[to]
     if is_drop(move):
-        return where + pieces[variant.symbol(drop_kind(move))] + "打"
+        return where + pieces[drop_kind(move)] + "打"
     frm = move_from(move)
-    kind = position.piece_at(frm) & 31
-    text = where + pieces[variant.symbol(kind)]
+    text = where + pieces[position.piece_at(frm) & 31]
     if is_promotion(move):
         text += "成"
     # A declined promotion is left unmarked: "不成" is optional in KIF and some readers reject it.
-    return text + "(%d%d)" % (variant.file_of(frm), variant.rank_of(frm))
+    return text + origins[frm]
+
+
+@functools.lru_cache(maxsize=None)
+def _words(variant):
+    """The KIF words of a variant, looked up for every move written: {square: `７六`},
+    {square: `(76)`}, {kind: `歩`}."""
+    destinations, origins = {}, {}
+    for square in variant.squares:
+        file, rank = variant.file_of(square), variant.rank_of(square)
+        destinations[square] = FULL_WIDTH[file - 1] + KANJI[rank - 1]
+        origins[square] = "(%d%d)" % (file, rank)
+    pieces = {variant.kind_of(symbol): name for symbol, name in PIECES[variant.name].items()}
+    return destinations, origins, pieces
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -233,15 +255,6 @@ def move_text(variant, position, move, last_to):
 
 def _at_line(line, error):
     return RecordError("line %d: %s" % (line, error))
-
-
-def _clock_after(clock, minutes, seconds):
-    """The time after a move that took `minutes`:`seconds`, as a checked stamp."""
-    try:
-        later = parse_stamp(clock) + datetime.timedelta(minutes=int(minutes), seconds=int(seconds))
-    except OverflowError:
-        raise RecordError("move time %s:%s is out of range" % (minutes[:12], seconds))
-    return stamp(parse_stamp(stamp(later)))   # refused past the last year a stamp may have
 
 
 def read_kif(text):
@@ -259,61 +272,78 @@ def scan(text, ki2=False):
 
     The body holds the move lines (KI2's start with ▲ or △), comments (`*`) and the `まで`
     line, each with its line number."""
-    headers, body, diagram_rows = [], [], []
-    hands, side, zone, diagram_line = [{}, {}], None, dates.JAPAN, 0
-    in_moves = False
-    starts_move = _starts_ki2_move if ki2 else _starts_move
+    scanner = _Scanner(ki2)
     for number, raw in enumerate(text.splitlines(), 1):
+        if not scanner.read(number, raw):
+            break
+    if not scanner.in_moves and not scanner.diagram_rows and not ki2:
+        raise RecordError("line %d: no move table (the '手数----指手' line) found"
+                          % (text.count("\n") + 1 if text else 1))
+    diagram = None
+    if scanner.diagram_rows:
+        diagram = bod.diagram_sfen(scanner.diagram_rows, scanner.hands, scanner.side or "b",
+                                   scanner.diagram_line)
+    return scanner.headers, scanner.body, diagram, scanner.zone, scanner.side
+
+
+class _Scanner:
+    """The lines of a KIF or KI2 text sorted by kind: headers, board diagram, body."""
+
+    def __init__(self, ki2):
+        self.ki2 = ki2
+        self.headers, self.body, self.diagram_rows = [], [], []
+        self.hands, self.side, self.zone, self.diagram_line = [{}, {}], None, dates.JAPAN, 0
+        self.in_moves = False
+        self.starts_move = _starts_ki2_move if ki2 else _starts_move
+
+    def read(self, number, raw):
+        """Take one line; False once the rest of the text is variations, not the game."""
         line = raw.strip().lstrip("\ufeff")
         if not line or line[0] == "&":
-            continue
+            return True
         if line[0] == "#":
-            zone = _own_zone(line, zone)
-            continue
-        if line.startswith("変化："):
-            # the variations follow the main line and only the main line is kept; one that
-            # starts past the main line's end continues it (Gekisashi writes such files)
-            if ki2 or line[3:].rstrip("手").strip() != str(1 + sum(1 for _, b in body if _starts_move(b))):
-                break
-            continue
-        if line[0] == "*":
-            body.append((number, raw.lstrip(" \t\ufeff").rstrip("\r")))   # its spaces kept
-            continue
-        if line.startswith("まで") or starts_move(line):
-            in_moves = True
-            body.append((number, line))
-            continue
-        if MOVE_TABLE_RE.match(line):
-            in_moves = True
-            continue
+            self.zone = _own_zone(line, self.zone)
+        elif line.startswith("変化："):
+            return self._variation_continues(line)
+        elif line[0] == "*":
+            self.body.append((number, raw.lstrip(" \t\ufeff").rstrip("\r")))   # its spaces kept
+        elif line.startswith("まで") or self.starts_move(line):
+            self.in_moves = True
+            self.body.append((number, line))
+        elif MOVE_TABLE_RE.match(line):
+            self.in_moves = True
+        else:
+            self._diagram_or_header(number, line)
+        return True
+
+    def _variation_continues(self, line):
+        """The variations follow the main line and only the main line is kept; one that
+        starts past the main line's end continues it (Gekisashi writes such files)."""
+        played = 1 + sum(1 for _, b in self.body if _starts_move(b))
+        return not self.ki2 and line[3:].rstrip("手").strip() == str(played)
+
+    def _diagram_or_header(self, number, line):
         row = bod.ROW_RE.match(line)
-        if row and not in_moves:
-            diagram_rows.append(bod.read_row(row.group(1), number))
-            diagram_line = diagram_line or number
-            continue
-        if line in bod.SIDE_LINES:
-            side = bod.SIDE_LINES[line]
-            continue
-        if bod.FRAME_RE.match(line) and not in_moves:
-            continue
+        if row and not self.in_moves:
+            self.diagram_rows.append(bod.read_row(row.group(1), number))
+            self.diagram_line = self.diagram_line or number
+        elif line in bod.SIDE_LINES:
+            self.side = bod.SIDE_LINES[line]
+        elif not (bod.FRAME_RE.match(line) and not self.in_moves):
+            self._header(number, line)
+
+    def _header(self, number, line):
         key, colon, value = line.partition("：")
-        if not colon and in_moves:
+        if not colon and self.in_moves:
             raise _at_line(number, "unreadable move line %r" % line[:40])
         if not colon:
             raise _at_line(number, "expected a 'key：value' header or the move table")
         key, value = key.strip(), value.strip()
         if key in bod.HAND_KEYS:
-            hands[bod.HAND_KEYS[key]] = bod.read_hand(value, number)
-            diagram_line = diagram_line or number
-            continue
-        headers.append((key, value, number))
-    if not in_moves and not diagram_rows and not ki2:
-        raise RecordError("line %d: no move table (the '手数----指手' line) found"
-                          % (text.count("\n") + 1 if text else 1))
-    diagram = None
-    if diagram_rows:
-        diagram = bod.diagram_sfen(diagram_rows, hands, side or "b", diagram_line)
-    return headers, body, diagram, zone, side
+            self.hands[bod.HAND_KEYS[key]] = bod.read_hand(value, number)
+            self.diagram_line = self.diagram_line or number
+        else:
+            self.headers.append((key, value, number))
 
 
 MOVE_TABLE_RE = re.compile(r"^手数[-－ー―=＝]")
@@ -344,108 +374,151 @@ FIELD_HEADERS = ("先手", "後手", "下手", "上手", "手合割", "対局モ
 
 
 def record_of(headers, body, diagram, zone, side):
+    """The record a scanned KIF or KI2 text (see scan) holds: its headers, then its moves."""
+    record = headed_record(headers, diagram, zone, side)
+    reader = _MoveLines(record)
+    for number, line in body:
+        reader.read(number, line)
+    return reader.finished()
+
+
+def headed_record(headers, diagram, zone, side):
+    """A record with the fields KIF's headers give: variant, start, date, tags, names, mode."""
     values = {key: (value, line) for key, value, line in headers}
     variant_name = "yari" if values.get(YARI_HEADER[0], ("",))[0] == YARI_HEADER[1] else "shogi"
-    variant = variant_by_name(variant_name)
     record = GameRecord(variant=variant_name, zone=zone)
     if diagram:
         if variant_name != "shogi":
             raise _at_line(headers[0][2] if headers else 1, "a board diagram is for standard shogi")
         record.start_sfen = diagram
+        named = SHOGI_HANDICAPS.get(values.get("手合割", ("",))[0].strip())
+        if named == diagram:      # a handicap drawn for readers that do not know its name
+            record.handicap = handicap_of("shogi", diagram)
+            values.pop("手合割")
     else:
         handicap, line = values.get("手合割", (EVEN, 0))
-        record.start_sfen = _start_sfen(variant_name, handicap.split()[0] if handicap.split() else EVEN,
-                                        record, line)
+        words = handicap.split()
+        record.start_sfen = _start_sfen(variant_name, words[0] if words else EVEN, record, line)
         if side == "w":
             record.start_sfen = record.start_sfen.replace(" b ", " w ")
-    started = values.get("開始日時", ("",))[0].strip()   # an empty one says nothing: no date
-    record.date = dates.read_date(started, zone) if started else None
-    record.tags = [(key, value) for key, value, _ in headers if key not in FIELD_HEADERS
-                   and (key != "開始日時" or started and dates.needs_text(value, record.date, zone))]
-    if diagram and "手合割" in values:
-        # beside a diagram it names no position, only which words the sides go by (下手/上手)
-        record.tags.append(("手合割", values["手合割"][0]))
-    record.date = record.date or now_stamp()
+    _date_and_tags(record, headers, values, diagram and "手合割" in values)
     for keys, field in ((("先手", "下手"), "black"), (("後手", "上手"), "white")):
         for key in keys:
             if key in values:
                 setattr(record, field, values[key][0])
     if "対局モード" in values:
         record.mode = values["対局モード"][0]
-    position = Position(variant, record.start_sfen)
-    clock, last_to, ending = record.date, None, None
-    move_lines, notes = [], {}
-    move_re = MOVE_RES[variant_name]
-    illegal = None     # (error, KIF text) of a move that is not legal, kept if it lost the game
-    for number, line in body:
-        if line[0] == "*":
-            ply = len(record.moves) + (1 if ending is not None else 0) + (1 if illegal else 0)
-            notes.setdefault(ply, []).append(line[1:])
-            continue
-        result = RESULT_RE.match(line)
-        if line.startswith("まで") and not result:
-            continue   # a summary such as まで61手詰 (a problem's length), not a result
-        if result:
-            side_word, outcome, draw = result.group(2, 3, 4)
-            if ending is None:
-                ending = ("", "")
-            if draw == "中断":
-                record.winner = record.reason = ""
-            elif draw and record.reason:
-                record.winner = "draw"
-            elif side_word and record.reason:
-                first = side_word in ("先手", "下手")
-                record.winner = "black" if first == (outcome == "勝ち") else "white"
-            continue
-        match = move_re.match(line)
-        if not match:
-            raise _at_line(number, "unreadable move line %r" % line[:40])
-        if ending is not None:
-            raise _at_line(number, "move after the game ended")
-        if illegal and not (match.group(7) and _ending(match.group(7), position, number)[0]
-                            == "illegal-move"):
-            raise illegal[0]
-        plies = len(record.moves) + (1 if illegal else 0)
-        if int(match.group(1)) != plies + 1:
-            raise _at_line(number, "move number %s, expected %d" % (match.group(1), plies + 1))
-        if illegal:
-            # the game was lost by this illegal move: its mover, the side to move, lost
-            ending = record.reason, record.winner = "illegal-move", (
-                "white" if position.side == BLACK else "black")
-            record.tags.append((ILLEGAL_TAG, illegal[1]))
-            continue
-        if match.group(7):
-            ending = _ending(match.group(7), position, number)
-            record.reason, record.winner = ending
-            if not record.reason and match.group(7) != SUSPENDED:
-                record.tags.append((ENDING_TAG, match.group(7)))
-            continue
-        try:
-            move = _parse_move(variant, position, match, last_to, number)
-        except RecordError as error:
-            end = match.end(6) + 1 if match.group(6) else max(match.end(3), match.end(4))  # (59)
-            illegal = error, line[match.start(2):end]
-            continue
-        spent = TIME_RE.match(match.group(8) or "")
-        if spent:
-            try:
-                clock = _clock_after(clock, spent.group(1), spent.group(2))
-            except RecordError as error:
-                raise _at_line(number, error)
-        record.moves.append(MoveRecord(to_usi(variant, move), clock))
-        move_lines.append(number)
-        position.push(move)
-        last_to = move_to(move)
-    if illegal and ending is None:
-        raise illegal[0]
-    record.comments = {ply: "\n".join(lines).rstrip("\n") for ply, lines in notes.items()}
-    try:
-        replay(record)
-    except RecordError as error:
-        raise _at_line(move_lines[-1] if move_lines else 1, error)
     return record
 
 
+def _date_and_tags(record, headers, values, handicap_word_kept):
+    """The start date (now, when the file has none) and the headers kept as tags."""
+    started = values.get("開始日時", ("",))[0].strip()   # an empty one says nothing: no date
+    zone = record.zone
+    record.date = dates.read_date(started, zone) if started else None
+    record.tags = [(key, value) for key, value, _ in headers if key not in FIELD_HEADERS
+                   and (key != "開始日時" or started and dates.needs_text(value, record.date, zone))]
+    if handicap_word_kept:
+        # beside a diagram it names no position, only which words the sides go by (下手/上手)
+        record.tags.append(("手合割", values["手合割"][0]))
+    record.date = record.date or now_stamp()
+
+
+class _MoveLines:
+    """The body of one KIF game read line by line onto its record: moves with their times,
+    comments, the ending word and the `まで` line."""
+
+    def __init__(self, record):
+        self.record = record
+        self.variant = variant_by_name(record.variant)
+        self.position = RecordPosition(self.variant, record.start_sfen)
+        self.move_re = MOVE_RES[record.variant]
+        self.clock = stamp_seconds(record.date)
+        self.last_to = None
+        self.ending = None
+        self.illegal = None  # (error, KIF text) of a move that is not legal, kept if it lost the game
+        self.move_lines, self.notes = [], {}
+
+    def read(self, number, line):
+        if line[0] == "*":
+            ply = len(self.record.moves) + (self.ending is not None) + bool(self.illegal)
+            self.notes.setdefault(ply, []).append(line[1:])
+            return
+        result = line.startswith("まで") and RESULT_RE.match(line)
+        if result:
+            self._result(*result.group(2, 3, 4))
+        elif not line.startswith("まで"):   # else a summary such as まで61手詰 (a problem's length)
+            match = self.move_re.match(line)
+            if not match:
+                raise _at_line(number, "unreadable move line %r" % line[:40])
+            self._move_line(number, line, match)
+
+    def _result(self, side_word, outcome, draw):
+        """The `まで` line: it may restate the winner of the ending already read."""
+        record = self.record
+        if self.ending is None:
+            self.ending = ("", "")
+        if draw == "中断":
+            record.winner = record.reason = ""
+        elif draw and record.reason:
+            record.winner = "draw"
+        elif side_word and record.reason:
+            first = side_word in ("先手", "下手")
+            record.winner = "black" if first == (outcome == "勝ち") else "white"
+
+    def _move_line(self, number, line, match):
+        if self.ending is not None:
+            raise _at_line(number, "move after the game ended")
+        word = match.group(7)
+        if self.illegal and not (word and _ending(word, self.position, number)[0] == "illegal-move"):
+            raise self.illegal[0]
+        plies = len(self.record.moves) + bool(self.illegal)
+        if int(match.group(1)) != plies + 1:
+            raise _at_line(number, "move number %s, expected %d" % (match.group(1), plies + 1))
+        if self.illegal:
+            # the game was lost by this illegal move: its mover, the side to move, lost
+            self.ending = self.record.reason, self.record.winner = (
+                "illegal-move", "white" if self.position.side == BLACK else "black")
+            self.record.tags.append((ILLEGAL_TAG, self.illegal[1]))
+        elif word:
+            self.ending = self.record.reason, self.record.winner = _ending(word, self.position, number)
+            if not self.record.reason and word != SUSPENDED:
+                self.record.tags.append((ENDING_TAG, word))
+        else:
+            self._played(number, line, match)
+
+    def _played(self, number, line, match):
+        try:
+            move = _parse_move(self.variant, self.position, match, self.last_to, number)
+        except RecordError as error:
+            end = match.end(6) + 1 if match.group(6) else max(match.end(3), match.end(4))  # (59)
+            self.illegal = error, line[match.start(2):end]
+            return
+        spent = TIME_RE.match(match.group(8) or "")
+        if spent:
+            minutes, seconds = spent.group(1, 2)
+            self.clock += int(minutes) * 60 + int(seconds)
+            try:
+                at = stamp_at(self.clock)
+            except RecordError as error:
+                raise _at_line(number, "move time %s:%s: %s" % (minutes[:12], seconds, error))
+        else:
+            at = self.record.moves[-1].at if self.record.moves else self.record.date
+        self.record.moves.append(MoveRecord(usi_of(self.variant, move), at))
+        self.move_lines.append(number)
+        self.position.push(move)
+        self.last_to = move_to(move)
+
+    def finished(self):
+        """The record, once its ending, comments and every move's time are checked."""
+        record = self.record
+        if self.illegal and self.ending is None:
+            raise self.illegal[0]
+        record.comments = {ply: "\n".join(lines).rstrip("\n") for ply, lines in self.notes.items()}
+        try:
+            return settle(record, self.position)
+        except RecordError as error:
+            raise _at_line(self.move_lines[-1] if self.move_lines else 1, error)
 
 
 def _start_sfen(variant_name, handicap, record, line):
@@ -471,21 +544,8 @@ def _ending(word, position, line):
     """(reason, winner) for a KIF ending word; the `まで` line, if any, may restate the winner.
 
     封じ手 (a sealed move) and the others of KEPT_UNFINISHED leave the game unfinished."""
-    mover = "black" if position.side == BLACK else "white"
+    word, mover = _said_by(word, "black" if position.side == BLACK else "white")
     other = "white" if mover == "black" else "black"
-    named = re.match(r"^(先手|後手|下手|上手)\s*", word)
-    if named:
-        # Shogi Club 24 writes who: `先手 反則負け`; that side lost, whoever is to move
-        word = word[named.end():]
-        if word in ("反則負け", "投了", "切れ負け", "時間切れ"):
-            mover = "black" if named.group(1) in ("先手", "下手") else "white"
-            other = "white" if mover == "black" else "black"
-    if word == SUSPENDED:
-        return "", ""
-    if word == "反則勝ち":
-        return "illegal-move", mover
-    if word in ("詰", "詰み"):
-        return "mate", other
     if word in (IMPASSE_WIN, "入玉宣言"):
         # standard shogi's records mean the 27-point declaration; the board's impasse
         # (both Generals in their zones) is what yariboard's own games write
@@ -493,53 +553,71 @@ def _ending(word, position, line):
                                                  or not position.can_declare_impasse()):
             return "declaration", mover
         return "impasse", mover
-    if word == IMPASSE_DRAW:
-        return "impasse", "draw"
-    if word == "時間切れ":
-        return "time", other
-    for reason, kif_word in ENDINGS.items():
-        if word == kif_word:
-            if reason == "repetition":
-                return reason, "draw"
-            if reason == "perpetual-check":
-                return reason, mover
-            return reason, other
-    if word in KEPT_UNFINISHED:
-        return "", ""
-    raise _at_line(line, "unknown ending %r" % word)
+    if word not in _ENDING_OF_WORD:
+        raise _at_line(line, "unknown ending %r" % word)
+    reason, who = _ENDING_OF_WORD[word]
+    return reason, {"mover": mover, "other": other}.get(who, who)
+
+
+def _said_by(word, mover):
+    """The ending word without the side Shogi Club 24 writes before it (`先手 反則負け`),
+    and the side that lost by it: that side, whoever is to move, for a loss it names."""
+    named = re.match(r"^(先手|後手|下手|上手)\s*", word)
+    if not named:
+        return word, mover
+    word = word[named.end():]
+    if word in ("反則負け", "投了", "切れ負け", "時間切れ"):
+        mover = "black" if named.group(1) in ("先手", "下手") else "white"
+    return word, mover
 
 
 # Last lines that leave a game unfinished, kept with the record (封じ手: a sealed move).
 KEPT_UNFINISHED = ("封じ手", "不詰", "不戦勝", "不戦敗")
+# (reason, winner) of each ending word but 入玉勝ち; "mover" is the side to move when it is
+# written, "other" its opponent.
+_ENDING_OF_WORD = {word: ("", "") for word in KEPT_UNFINISHED}
+_ENDING_OF_WORD.update((word, (reason, {"repetition": "draw", "perpetual-check": "mover"}.get(reason, "other")))
+                       for reason, word in ENDINGS.items())
+_ENDING_OF_WORD.update({SUSPENDED: ("", ""), "反則勝ち": ("illegal-move", "mover"),
+                        "詰": ("mate", "other"), "詰み": ("mate", "other"),
+                        IMPASSE_DRAW: ("impasse", "draw"), "時間切れ": ("time", "other")})
 
 
 def _parse_move(variant, position, match, last_to, line):
     where, piece, action, from_file, from_rank = match.group(2, 3, 4, 5, 6)
-    if where.startswith("同"):
+    destinations, origins, kinds = _squares(variant)
+    if where[0] == "同":
         if last_to is None:
             raise _at_line(line, "同 (same square) on the first move")
         to = last_to
     else:
-        to = variant.square(FULL_WIDTH.index(where[0]) + 1, KANJI.index(where[1]) + 1)
-    symbols = {name: symbol for symbol, name in PIECES[variant.name].items()}
-    symbol = symbols.get(piece) or PIECE_ALIASES[variant.name][piece]
+        to = destinations[where]
+    kind = kinds[piece]
     if action == "打":
         if from_file:
             raise _at_line(line, "a drop has no origin square")
-        candidates = [m for m in position.legal_moves()
-                      if is_drop(m) and move_to(m) == to and variant.symbol(drop_kind(m)) == symbol]
+        move = make_drop(kind, to)
     else:
         if not from_file:
             raise _at_line(line, "a move needs its origin square, as (77)")
-        frm_file, frm_rank = int(from_file), int(from_rank)
-        if not (1 <= frm_file <= variant.files and 1 <= frm_rank <= variant.ranks):
+        frm = origins.get(from_file + from_rank)
+        if frm is None:
             raise _at_line(line, "no square %s%s on this board" % (from_file, from_rank))
-        frm = variant.square(frm_file, frm_rank)
-        if variant.symbol(position.piece_at(frm) & 31) != symbol:
+        if position.piece_at(frm) & 31 != kind:
             raise _at_line(line, "no %s on %s%s" % (piece, from_file, from_rank))
         move = make_move(frm, to, action == "成")
-        candidates = [move] if position.is_legal(move) else []
-    if not candidates:
-        raise _at_line(line, "move %d %r is not legal here" % (len(position.moves()) + 1,
+    if not position.allows(move):
+        raise _at_line(line, "move %d %r is not legal here" % (position.plies + 1,
                                                               match.group(0).strip()))
-    return candidates[0]
+    return move
+
+
+@functools.lru_cache(maxsize=None)
+def _squares(variant):
+    """What a KIF move line names, read for every move: {`７六`: square}, {`76`: square},
+    {piece word or alias: kind}."""
+    destinations, origins, pieces = _words(variant)
+    kinds = {name: variant.kind_of(symbol) for symbol, name in PIECES[variant.name].items()}
+    kinds.update((alias, variant.kind_of(symbol)) for alias, symbol in PIECE_ALIASES[variant.name].items())
+    return ({word: square for square, word in destinations.items()},
+            {word.strip("()"): square for square, word in origins.items()}, kinds)

@@ -151,8 +151,24 @@ def _record(tags, body):
     name, line = tags.get("Variant", ("", first))
     if name.lower() not in VARIANT_NAMES:
         raise _at_line(line, "[Variant \"%s\"] is not Wa Shogi (%s)" % (name[:30], ", ".join(VARIANT_NAMES)))
-    variant = variant_by_name("wa")
     record = GameRecord(variant="wa", black=tags.get("White", ("",))[0], white=tags.get("Black", ("",))[0])
+    _date(record, tags, first)
+    record.mode = tags.get("Mode", ("casual",))[0]
+    record.zone = tags.get("Zone", ("",))[0]
+    handicap = tags.get("Handicap", ("-",))[0]
+    record.handicap = "" if handicap == "-" else handicap
+    position = _start(record, tags, first)
+    _result(record, tags, first)
+    _moves(record, position, body)
+    try:
+        replay(record)
+    except RecordError as error:
+        raise _at_line(body[-1][0] if body else first, error)
+    return record
+
+
+def _date(record, tags, first):
+    """Our own [Stamp], else XBoard's [Date] (a day: its midnight)."""
     record.date, line = tags.get("Stamp", (None, first))
     if record.date is None:
         date, line = tags.get("Date", ("", first))
@@ -161,17 +177,21 @@ def _record(tags, body):
         parse_stamp(record.date)
     except RecordError as error:
         raise _at_line(line, error)
-    record.mode = tags.get("Mode", ("casual",))[0]
-    record.zone = tags.get("Zone", ("",))[0]
-    handicap = tags.get("Handicap", ("-",))[0]
-    record.handicap = "" if handicap == "-" else handicap
+
+
+def _start(record, tags, first):
+    """The start position: [FEN], else the handicap's or the even start."""
     fen, line = tags.get("FEN", (None, first))
     record.start_sfen = sfen_of(fen, line) if fen else start_sfen_for("wa", record.handicap)
     try:
-        position = Position(variant, record.start_sfen)
+        position = Position(variant_by_name("wa"), record.start_sfen)
     except ValueError as error:
         raise _at_line(line, "bad start position: %s" % error)
     record.start_sfen = position.sfen()
+    return position
+
+
+def _result(record, tags, first):
     result, line = tags.get("Result", ("*", first))
     if result not in WINNERS:
         raise _at_line(line, "unknown result %r" % result[:20])
@@ -180,6 +200,11 @@ def _record(tags, body):
     record.reason = "" if ending == "-" else ending
     if record.winner and not record.reason:
         record.reason = "resignation" if record.winner != "draw" else "adjudication"
+
+
+def _moves(record, position, body):
+    """The moves of the movetext, each followed by the time it was made in braces."""
+    variant = position.variant
     at = record.date
     for number, text in body:
         for token in TOKEN_RE.findall(text):
@@ -188,9 +213,7 @@ def _record(tags, body):
                 if record.moves and re.match(r"^\d{4}-\d\d-\d\dT", stamp):
                     record.moves[-1].at = at = stamp
                 continue
-            if token.startswith(";") or MOVE_NUMBER_RE.match(token) or token == "...":
-                continue
-            if token in WINNERS:
+            if token.startswith(";") or MOVE_NUMBER_RE.match(token) or token == "..." or token in WINNERS:
                 continue
             moves = {move_text(variant, m): m for m in position.legal_moves()}
             move = moves.get(token[:-1] if token.endswith("=") else token)
@@ -198,8 +221,3 @@ def _record(tags, body):
                 raise _at_line(number, "move %d %r is not legal here" % (len(record.moves) + 1, token[:20]))
             record.moves.append(MoveRecord(to_usi(variant, move), at))
             position.push(move)
-    try:
-        replay(record)
-    except RecordError as error:
-        raise _at_line(body[-1][0] if body else first, error)
-    return record

@@ -13,8 +13,7 @@ from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 from yariboard.board.ledstyles import MEANINGS, style_names
 from yariboard.play.clocks import format_seconds
-from yariboard.records.formats.kif import PIECES as JAPANESE_PIECES
-from yariboard.records.formats.kif import move_text as japanese_move_text
+from yariboard.ui.japanese import piece_kanji, written_move
 from yariboard.ui.piecenames import piece_name
 from yariboard.ui.view import RESULT_TEXT, led_rgb
 
@@ -61,9 +60,7 @@ class Notation:
         variant = self.position.variant
         for text in usi_moves[len(self.usi):]:
             move = parse_usi(variant, text)
-            japanese = ""
-            if variant.name in JAPANESE_PIECES:
-                japanese = japanese_move_text(variant, self.position, move, self.last_to)
+            japanese = written_move(self.position, move, self.last_to)
             self.rows.append({"usi": text, "hodges": to_hodges(self.position, move),
                               "japanese": japanese})
             self.position.push(move)
@@ -169,18 +166,15 @@ def _hodges(positions, ply, usi):
 
 
 def piece_styles():
-    """CSS giving every piece of every variant its label (Japanese name where the variant has
-    one, and the Hodges letters) and every LED style its colour, from the tables the rules
-    core and the firmware use, so the page never keeps a copy of its own."""
+    """CSS giving every piece of every variant its label (its Japanese name and the Hodges
+    letters) and every LED style its colour, from the tables the rules core and the firmware
+    use, so the page never keeps a copy of its own."""
     rules = []
     for name in VARIANTS[:3]:
         variant = variant_by_name(name)
-        japanese = JAPANESE_PIECES.get(name, {})
         for symbol in symbols(variant):
             kind = variant.kind_of(symbol)
-            label = hodges_name(variant, kind)
-            if symbol in japanese:
-                label = japanese[symbol] + "\\A " + label
+            label = "%s\\A %s" % (piece_kanji(variant, symbol), hodges_name(variant, kind))
             title = piece_name(variant, symbol)
             colour = (" color: %s;" % PROMOTED_COLOUR) if symbol.startswith("+") else ""
             scopes = [name] + (["wa-nodrops"] if name == "wa" else [])

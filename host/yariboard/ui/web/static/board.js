@@ -76,9 +76,7 @@ const YariBoard = (() => {
 
   // The move list; `current` (a ply) is marked.
   function moves(root, rows, current) {
-    const table = root.querySelector("table.moves"), body = table.tBodies[0];
-    // Wa Shogi has no Japanese move names here: no empty column then
-    table.classList.toggle("no-japanese", rows.length > 0 && rows.every((row) => !row.japanese));
+    const body = root.querySelector("table.moves tbody");
     while (body.rows.length > rows.length) body.deleteRow(-1);
     rows.forEach((row, index) => {
       let tr = body.rows[index];
