@@ -100,6 +100,17 @@ class RecordPosition(Position):
             self._set_up(start)
         self._reach, self._lines, self._on_board = _geometry(v)
 
+    @classmethod
+    def of(cls, position):
+        """A RecordPosition with the board, hands and side of `position` (any Position; no
+        history): the notation's checks run on it, never on the caller's own position."""
+        self = cls.__new__(cls)
+        self.checked = None
+        self._set_up((position.variant, position._root_sfen, position.board, position.hands,
+                      position.side, position.move_number, position.kings, position.hash))
+        self._reach, self._lines, self._on_board = _geometry(position.variant)
+        return self
+
     def _set_up(self, start=None):
         """A position just read from its SFEN, as a tuple to set others up from (no move
         played yet); or, given one, this position set up from it (no SFEN read, no hash
