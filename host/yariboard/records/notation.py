@@ -143,6 +143,8 @@ def _names(v):
 
 
 def _one_of(found, text, suffix):
+    if len(found) == 1 and not suffix:
+        return found[0]     # most texts: one piece, no promotion choice
     if not found:
         raise IllegalMoveError("no legal move matches %r" % (text,))
     if len(set(move_from(m) for m in found)) > 1:
