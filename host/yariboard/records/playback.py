@@ -6,8 +6,11 @@ checks and pins of the whole position; at a record's scale (an import or export 
 thousands of games) that was most of the time. Here a board move is checked on its own:
 its piece can go there (the variant's step, slide and range tables, the squares between
 empty), the promotion is one the rules allow, and the mover's General is safe after it (the
-core's own make, look, unmake). Drops keep the core's own check, which already looks at the
-one square. The USI text of a move is read and written through a table per variant.
+core's own make, look, unmake, done only when the move could expose it). Drops keep the
+core's own check, which already looks at the one square. Whether a move gives check, which
+the core's push records, is asked of the core only when the piece moved or the line it
+opened can reach the other General. The USI text of a move is read and written through a
+table per variant.
 """
 from shogicore.move import PROMOTION, parse_usi, to_usi
 from shogicore.position import Position
