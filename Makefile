@@ -91,7 +91,8 @@ typecheck: $(STAMP)
 # Compile the firmware with mpy-cross and copy it to a Pico with mpremote.
 # `make flash DRY_RUN=1` prints the exact commands instead of running them.
 # The Pico runs MicroPython v1.28.0 (micropython-v1.28.0-RPI_PICO.uf2), which mpy-cross matches.
-# `make flash PORT=emulator` flashes the emulated Pico (flash image build/emulator/flash.bin).
+# `make flash PORT=emulator` flashes the emulated Pico (flash image build/emulator/flash.bin);
+# `make flash PORT=image` writes the same files into that image's filesystem, with no copy.
 flash: $(STAMP) $(if $(filter emulator,$(PORT)),$(EMU_STAMP))
 	$(BIN)/python -m tools.flash --variant $(VARIANT) --port $(PORT) $(if $(DRY_RUN),--dry-run,)
 

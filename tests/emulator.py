@@ -14,22 +14,25 @@ needs_emulator = pytest.mark.skipif(bool(missing_parts()) and not os.environ.get
                                     reason=missing_parts() or "ready")
 
 
-def flash_emulator(flash_image, variant="yari"):
-    """`make flash PORT=emulator` (tools/flash.py) onto a fresh flash image; its output."""
+def flash_emulator(flash_image, port="emulator", variant="yari"):
+    """`make flash PORT=emulator` (tools/flash.py: mpremote over the emulated Pico's USB
+    serial port) onto a fresh flash image, or with port="image" the same files written into
+    its filesystem on the host; the command's output."""
     proc = subprocess.run([sys.executable, "-m", "tools.flash", "--variant", variant,
-                           "--port", "emulator", "--flash-image", flash_image,
+                           "--port", port, "--flash-image", flash_image,
                            "--build-dir", os.path.join(os.path.dirname(flash_image), "build")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+                          cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout + proc.stderr
 
 
 @pytest.fixture(scope="session")
 def flashed(tmp_path_factory):
-    """(image, output): a flash image onto which `make flash PORT=emulator` deployed the
-    yari firmware, shared by the emulator tests (each runs on its own copy)."""
+    """(image, output): a flash image holding the yari firmware in its filesystem (written
+    on the host, as the simulator does), shared by the emulator tests (each runs on its own
+    copy). tests/sim/test_emulator_board.py deploys through mpremote as well."""
     image = str(tmp_path_factory.mktemp("pico") / "flash.bin")
-    return image, flash_emulator(image)
+    return image, flash_emulator(image, port="image")
 
 
 @pytest.fixture
@@ -55,7 +58,8 @@ class Bench:
         self.pico.start()
         self.pico.wait_booted(1)
         if self.client is None:
-            self.client = SerialClient(self.pico.port, timeout=120)
+            # its waits in the board's own time, which a busy machine slows as much as the board
+            self.client = SerialClient(self.pico.port, timeout=120, clock=self.pico.board_seconds)
         mark = len(self.client.frames)
         return self.client.wait_for(lambda f: f[1] == "hello", start=mark, timeout=180)
 

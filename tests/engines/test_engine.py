@@ -463,10 +463,10 @@ def _moves_played(monkeypatch, by, where=None):
 
 def _root_moves_searched(monkeypatch, position, depth, alpha=-100000, beta=100000,
                          pv_node=True):
-    """The moves `_negamax` plays at the root of a depth-`depth` search of `position` (by
-    default on the principal variation with the full window, so nothing is cut off before
-    its turn)."""
-    played = _moves_played(monkeypatch, {"_negamax"}, where=position.hash)
+    """The moves `_negamax` plays (in `_search_moves`) at the root of a depth-`depth`
+    search of `position` (by default on the principal variation with the full window, so
+    nothing is cut off before its turn)."""
+    played = _moves_played(monkeypatch, {"_search_moves"}, where=position.hash)
     searcher = _searcher_on(position)
     del played[:]
     searcher._negamax(depth, alpha, beta, 1, evaluate_black(position), pv_node,
@@ -701,7 +701,7 @@ def test_nodes_count_each_position_searched_once(monkeypatch, variant, sfen):
     node budget then means the same for both engines of a match): the count equals the moves
     the search functions make themselves, not those the legality and check tests make and
     take back, nor a second count for a position handed from the main search to quiescence."""
-    plays = _moves_played(monkeypatch, {"_search_root", "_negamax", "_quiesce"})
+    plays = _moves_played(monkeypatch, {"_search_root", "_search_moves", "_quiesce"})
     result = Engine().search(Position(variant, sfen), Limit(depth=4))
     assert result.nodes > 1000
     assert result.nodes == len(plays)

@@ -1,6 +1,7 @@
 """The real firmware image on the emulated Pico (rp2040js running the stock MicroPython UF2):
-deployed by `make flash PORT=emulator`, played with noisy hands on the emulated reed switches,
-its LEDs read back from the decoded WS2812 stream, its power cut in the middle of a save.
+deployed by `make flash PORT=emulator` (mpremote) and written into its filesystem on the
+host, played with noisy hands on the emulated reed switches, its LEDs read back from the
+decoded WS2812 stream, its power cut in the middle of a save.
 
 The default run plays a short sample; `make test-slow` plays long games and many cuts.
 """
@@ -14,19 +15,27 @@ import pytest
 
 from shogicore.game import Game
 from shogicore.move import is_drop, move_from, to_usi
-from tests.emulator import board, flashed, needs_emulator  # noqa: F401 (fixtures)
+from tests.emulator import board, flash_emulator, flashed, needs_emulator  # noqa: F401 (fixtures)
 from tests.oracles import fsf_legal_usi
 from yariboard.sim.emulator import HAND_MS, MICROPYTHON_VERSION, led_styles
+from tools.pico_filesystem import read_files
 from yariboard.sim.board import move_gestures, occupied_squares
 
 pytestmark = [needs_emulator, pytest.mark.emulator]
 
 
-def test_make_flash_deploys_through_mpremote_and_the_pico_reboots_into_main(flashed):
-    _, output = flashed
+def test_make_flash_deploys_through_mpremote_and_the_pico_reboots_into_main(flashed, tmp_path):
+    """The deployment a user runs, copied over the USB serial port by mpremote; its files
+    are the very ones the other tests and the simulator write into the filesystem on the
+    host (tools/pico_filesystem.py), read back from both flash images by littlefs."""
+    image = str(tmp_path / "flash.bin")
+    output = flash_emulator(image)
     assert "micropython-v%s-RPI_PICO.uf2" % MICROPYTHON_VERSION in output
     assert "cp firmware/main.py :main.py" in output
     assert "rebooted into main.py" in output
+    copied, written = read_files(image), read_files(flashed[0])
+    assert "/main.py" in copied and "/boardfw/interpreter.mpy" in copied
+    assert copied == written
 
 
 def destinations_lit(pico):
@@ -164,7 +173,7 @@ def test_yariboard_sim_plays_through_the_emulated_pico(tmp_path):
     script.write_text("move 7g7f\nmove 4c4d\n")
     proc = subprocess.run([sys.executable, "-m", "yariboard.cli.main", "--db", str(tmp_path / "a.db"),
                            "sim", "--emulator", "--storage", str(tmp_path / "flash"),
-                           "--script", str(script)], capture_output=True, text=True, timeout=600)
+                           "--script", str(script)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1. P-7f" in proc.stdout and "P-4d" in proc.stdout
     # read back from the decoded WS2812 frames: the legend lists the last move's squares
@@ -182,8 +191,9 @@ def test_yariboard_play_against_the_engine_through_the_emulated_pico(tmp_path):
     db = str(tmp_path / "games.sqlite3")
     # the emulated Pico's flash image is kept in a new folder under TMPDIR
     env = dict(os.environ, TERM="xterm", COLUMNS="80", LINES="50", TMPDIR=str(tmp_path))
+    # its waits in the processor time of yariboard and the emulator: a busy machine slows them
     term = Terminal([yariboard_command(), "--db", db, "play", "--sim", "--emulator", "--new",
-                     "--level", "1", "--seconds", "0.3"], env=env)
+                     "--level", "1", "--seconds", "0.3"], env=env, work_clock=True)
     try:
         term.wait_for(lambda s: "Black to move" in status(s), seconds=300, what="the start")
         term.type("move 7g7f")
@@ -192,7 +202,7 @@ def test_yariboard_play_against_the_engine_through_the_emulated_pico(tmp_path):
         term.type("resign")
         term.wait_for(lambda s: "White wins (resignation)" in s, seconds=60, what="the resignation")
         term.read(3)
-        assert term.process.wait(timeout=60) == 0
+        assert term.process.wait() == 0
     finally:
         term.close()
     assert "Traceback" not in term.output

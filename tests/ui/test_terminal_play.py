@@ -35,10 +35,29 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 START_SFEN = "6k/7/7/2P4/p6/P6/7/7/3K3 b NP 1"
 
 
-class Terminal:
-    """A command running in a pty of a fixed size; keeps everything it printed."""
+def work_seconds(pid):
+    """Processor seconds used by the process `pid` and every process under it (what exited
+    and was waited for counted in its parent's): a clock that a busy machine slows as much
+    as the command it runs, where a wall-clock wait runs out."""
+    total = 0.0
+    try:
+        with open("/proc/%d/stat" % pid) as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        total += sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        for task in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/children" % (pid, task)) as children:
+                total += sum(work_seconds(int(child)) for child in children.read().split())
+    except (OSError, ValueError):
+        pass
+    return total
 
-    def __init__(self, argv, columns=80, rows=50, env=None):
+
+class Terminal:
+    """A command running in a pty of a fixed size; keeps everything it printed. With
+    `work_clock`, its waits are in processor seconds of the command and what it started
+    (`work_seconds`) rather than on the wall clock."""
+
+    def __init__(self, argv, columns=80, rows=50, env=None, work_clock=False):
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
@@ -46,10 +65,12 @@ class Terminal:
         os.close(slave)
         self.output = ""
         self.raw = b""               # everything printed, escape sequences and all
+        pid = self.process.pid
+        self.clock = (lambda: work_seconds(pid)) if work_clock else time.monotonic
 
     def read(self, seconds):
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
+        deadline = self.clock() + seconds
+        while self.clock() < deadline:
             ready, _, _ = select.select([self.master], [], [], 0.05)
             if ready:
                 try:
@@ -69,8 +90,8 @@ class Terminal:
         return self.output[start:end] if start >= 0 and end > start else ""
 
     def wait_for(self, predicate, seconds=30, what=""):
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
+        deadline = self.clock() + seconds
+        while self.clock() < deadline:
             if predicate(self.screen()):
                 return self.screen()
             self.read(0.2)

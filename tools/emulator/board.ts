@@ -394,7 +394,7 @@ process.stdin.on('data', (chunk: Buffer) => {
   const lines = pending.split('\n');
   pending = lines.pop()!;
   queue.push(...lines);
-  runQueue();
+  if (sim) runQueue(); // (before the first power-up, run() takes the queue when it starts)
 });
 process.stdin.on('end', () => { closeSync(flashFd); process.exit(0); });
 

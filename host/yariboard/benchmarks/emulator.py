@@ -13,13 +13,12 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 
 from shogicore.game import Game
 from shogicore.move import is_drop, move_from, to_usi
 from yariboard.benchmarks.firmware import long_game
-from yariboard.sim.emulator import (HAND_MS, EmulatedPico, EmulatorError, deploy, led_styles,
-                              missing_parts)
+from yariboard.sim.emulator import (HAND_MS, EmulatedPico, EmulatorError, install_firmware,
+                                   led_styles, missing_parts)
 from yariboard.sim.board import SerialClient, move_gestures
 
 PLIES = int(os.environ.get("YARIBOARD_BENCH_PLIES", "300"))
@@ -33,13 +32,14 @@ HOOK = ("import gc, machine\r\nM = []\r\ndef _m(p):\r\n    gc.collect()\r\n    M
 
 
 def repl(client, text, until=b">>> ", timeout=120):
-    """Send raw bytes to the REPL and collect the reply up to `until`."""
+    """Send raw bytes to the REPL and collect the reply up to `until`, waiting up to
+    `timeout` seconds of the client's clock (the emulator's processor time)."""
     client.serial.reset_input_buffer()
     client.serial.write(text)
     out = b""
-    deadline = time.monotonic() + timeout
+    deadline = client.clock() + timeout
     while until not in out:
-        if time.monotonic() > deadline:
+        if client.clock() > deadline:
             raise EmulatorError("no REPL answer: %r" % out[-200:])
         out += client.serial.read(256)
     return out.decode(errors="replace")
@@ -56,15 +56,19 @@ def run():
         print("emulator: not run (%s)" % why)
         return
     folder = tempfile.mkdtemp(prefix="bench-emulator-")
-    pico = EmulatedPico(os.path.join(folder, "flash.bin"), log_dir=folder).start()
+    pico = EmulatedPico(os.path.join(folder, "flash.bin"), log_dir=folder)
     try:
-        pico.wait_booted(1)
-        if deploy(pico.port):
-            print("emulator: deploying the firmware failed")
+        try:
+            install_firmware(pico.flash_path)
+        except EmulatorError as error:
+            print("emulator: %s" % error)
             return
-        pico.wait_booted(2)
+        pico.start()
+        pico.wait_booted(1)          # its USB port is up: what the host sends arrives
         pico.wait_scanning()
-        client = SerialClient(pico.port, timeout=300)
+        # every wait in the emulator's own processor time: a busy machine slows the board,
+        # never fails it (and its REPL, asleep, runs board time far ahead)
+        client = SerialClient(pico.port, timeout=300, clock=pico.work_seconds)
         repl(client, b"\x03\x03")
         # main.py is run again below as at power-up: every module imported afresh
         repl(client, b"import gc, sys; [sys.modules.pop(k) for k in list(sys.modules)]\r\n",

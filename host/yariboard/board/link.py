@@ -112,8 +112,9 @@ class Link:
 
     def connect(self, timeout=None):
         """Open the first port where a board answers `version`; wait for one up to `timeout`
-        seconds (None: for ever). Raises LinkError naming the ports seen on timeout."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+        seconds of `clock()` (None: for ever). Raises LinkError naming the ports seen on
+        timeout."""
+        deadline = None if timeout is None else self.clock() + timeout
         self.set_status("looking for the board")
         while True:
             for path in self.candidates():
@@ -127,7 +128,7 @@ class Link:
                 self.needs_resync = True
                 self.set_status("connected on %s (firmware %s)" % (path, self.version[1]))
                 return
-            if deadline is not None and time.monotonic() > deadline:
+            if deadline is not None and self.clock() > deadline:
                 tried = ", ".join(self.candidates()) or "none with the Pico's USB ids %04X:%04X" % (
                     PICO_VID, PICO_PID)
                 raise LinkError("no board answered (ports tried: %s); serial ports:\n%s"

@@ -22,6 +22,17 @@ STDERR_TAIL_LINES = 20
 CPU_WAIT_WALL_FACTOR = 10
 
 
+
+def cpu_seconds(pid):
+    """The CPU time the process `pid` has used (Linux's /proc), None where unknown: the
+    measure of a wait a busy machine stretches as much as it slows the process."""
+    try:
+        with open("/proc/%d/stat" % pid) as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
 class EngineProcess:
     """The plumbing of one engine process. A protocol adapter subclasses it, names its errors
     (`Error`, and `Died` for an engine that ended while spoken to) and sets `name`, which the
@@ -96,13 +107,8 @@ class EngineProcess:
                 return line
 
     def _cpu_seconds(self):
-        """The CPU time the engine's process has used (Linux's /proc), None where unknown."""
-        try:
-            with open("/proc/%d/stat" % self._process.pid) as stat:
-                fields = stat.read().rpartition(")")[2].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, ValueError, IndexError, AttributeError):
-            return None
+        """The CPU time the engine's process has used, None where unknown."""
+        return cpu_seconds(self._process.pid) if self._process is not None else None
 
     def _cpu_left(self, cpu_start, timeout, wall_end):
         """Seconds more to wait for an engine given `timeout` of CPU time from `cpu_start`;

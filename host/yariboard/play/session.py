@@ -94,35 +94,44 @@ class PlaySession:
     def step(self, timeout=0.05):
         events = self.recorder.step(timeout)
         for verb, words in events:
-            if verb in NEW_POSITION_EVENTS or verb in ("refused", "end"):
-                self.choice = ""
-            if verb in NEW_POSITION_EVENTS:
-                self.message = ""
-                self._follow_clock(verb)
-            if verb in ("undo", "new"):
-                self.opinion = None    # of a position that is no longer on the board
-            if verb == "hint-request":
-                self.hint()
-            elif verb == "illegal":
-                self.message = "illegal move %s: it loses (tournament)" % (words[0] if words else "")
-            elif verb == "refused":
-                self.refusal = words[0] if words else ""
-            elif verb == "choice" and words and self.recorder.position is not None:
-                try:
-                    self.choice = to_hodges(self.recorder.position,
-                                            parse_usi(self.recorder.position.variant, words[0]))
-                except ValueError:
-                    self.choice = words[0]
-            elif verb == "mismatch":
-                self.mismatch = words[1:] if words and words[0] != "0" else []
-            elif verb == "warning":
-                self.message = "board warning: " + " ".join(words)
-            elif verb == "end" and self.clock:
-                self.clock.stop()
+            self._forget_for(verb)
+            self._note(verb, words)
         self._check_flag()
         self._tell_host_side()
         self._order_engine_move()
         return events
+
+    def _forget_for(self, verb):
+        """Drop what the board's event `verb` leaves out of date (a choice, a message, an
+        opinion of another position), and keep the clock in step with a new position."""
+        if verb in NEW_POSITION_EVENTS or verb in ("refused", "end"):
+            self.choice = ""
+        if verb in NEW_POSITION_EVENTS:
+            self.message = ""
+            self._follow_clock(verb)
+        if verb in ("undo", "new"):
+            self.opinion = None    # of a position that is no longer on the board
+
+    def _note(self, verb, words):
+        """What the board's event tells the person (or asks of the session: a hint)."""
+        if verb == "hint-request":
+            self.hint()
+        elif verb == "illegal":
+            self.message = "illegal move %s: it loses (tournament)" % (words[0] if words else "")
+        elif verb == "refused":
+            self.refusal = words[0] if words else ""
+        elif verb == "choice" and words and self.recorder.position is not None:
+            try:
+                self.choice = to_hodges(self.recorder.position,
+                                        parse_usi(self.recorder.position.variant, words[0]))
+            except ValueError:
+                self.choice = words[0]
+        elif verb == "mismatch":
+            self.mismatch = words[1:] if words and words[0] != "0" else []
+        elif verb == "warning":
+            self.message = "board warning: " + " ".join(words)
+        elif verb == "end" and self.clock:
+            self.clock.stop()
 
     def _tell_host_side(self):
         """Tell the board which side the engine plays, once per game and connection (a

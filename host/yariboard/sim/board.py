@@ -65,63 +65,62 @@ def move_gestures(position, m, rng=None, debounce_ms=30, hand_ms=None):
     name = variant.square_name
     step = hand_ms or debounce_ms + 20      # long enough for each action to register
     out = []
-
-    def wait(ms):
-        out.append("advance %d" % ms)
-
-    def flicker(square):
-        # a nudged piece: its contact opens and closes again within the debounce time
-        out.append("lift " + square)
-        wait(max(1, debounce_ms // 3))
-        out.append("place " + square)
-        wait(step)
-
     to = name(move_to(m))
     if rng and rng.random() < 0.2:
-        flicker(rng.choice([name(sq) for sq in variant.squares if position.piece_at(sq)]))
+        # a nudged piece: its contact opens and closes again within the debounce time
+        nudged = rng.choice([name(sq) for sq in variant.squares if position.piece_at(sq)])
+        out += ["lift " + nudged, "advance %d" % max(1, debounce_ms // 3),
+                "place " + nudged, "advance %d" % step]
     if is_drop(m):
-        out.append("place " + to)
-        wait(step)
+        out += ["place " + to, "advance %d" % step]
     else:
-        frm = name(move_from(m))
-        if rng and rng.random() < 0.15:      # pick the piece up and put it down again first
-            out.append("lift " + frm)
-            wait(step)
-            out.append("place " + frm)
-            wait(SETTLE_MS + 50)
-        captured = position.piece_at(move_to(m))
-        if captured and rng and rng.random() < 0.5:
-            out.extend(("lift " + to, "advance %d" % step, "lift " + frm, "advance %d" % step))
-        else:
-            out.append("lift " + frm)
-            wait(step)
-            if captured:
-                out.append("lift " + to)
-                wait(step)
-        if rng and rng.random() < 0.5:
-            for sq in _path(variant, position, move_from(m), move_to(m)):
-                out.append("place " + name(sq))    # the piece brushes this square ...
-                wait(step)
-                out.append("lift " + name(sq))     # ... and slides on
-                wait(max(1, debounce_ms // 2))
-        out.append("place " + to)
-        wait(debounce_ms // 3)
-        if rng and rng.random() < 0.2:             # it rocks as it lands
-            out.append("lift " + to)
-            wait(max(1, debounce_ms // 3))
-            out.append("place " + to)
-    wait(SETTLE_MS + step)
+        out += _carried(position, m, rng, debounce_ms, step)
+    out.append("advance %d" % (SETTLE_MS + step))
+    out += _chosen(position, m, rng, to, step)
+    return out
+
+
+def _carried(position, m, rng, debounce_ms, step):
+    """The hands carrying a piece from its square to `m`'s (and the piece it takes off)."""
+    variant = position.variant
+    name = variant.square_name
+    frm, to = name(move_from(m)), name(move_to(m))
+    out = []
+    if rng and rng.random() < 0.15:      # pick the piece up and put it down again first
+        out += ["lift " + frm, "advance %d" % step, "place " + frm, "advance %d" % (SETTLE_MS + 50)]
+    captured = position.piece_at(move_to(m))
+    if captured and rng and rng.random() < 0.5:
+        out += ["lift " + to, "advance %d" % step, "lift " + frm, "advance %d" % step]
+    else:
+        out += ["lift " + frm, "advance %d" % step]
+        if captured:
+            out += ["lift " + to, "advance %d" % step]
+    if rng and rng.random() < 0.5:
+        for sq in _path(variant, position, move_from(m), move_to(m)):
+            # the piece brushes this square ... and slides on
+            out += ["place " + name(sq), "advance %d" % step,
+                    "lift " + name(sq), "advance %d" % max(1, debounce_ms // 2)]
+    out += ["place " + to, "advance %d" % (debounce_ms // 3)]
+    if rng and rng.random() < 0.2:             # it rocks as it lands
+        out += ["lift " + to, "advance %d" % max(1, debounce_ms // 3), "place " + to]
+    return out
+
+
+def _chosen(position, m, rng, to, step):
+    """The hands choosing `m` among the moves the board offers for what they did (with B
+    or by re-seating the piece on `to`, confirmed with A or by waiting); none if one only."""
     choices = _choices(position, m)
+    out = []
     if len(choices) > 1:
         for _ in range(choices.index(m)):
             if rng and rng.random() < 0.5:
-                out.extend(("lift " + to, "advance %d" % step, "place " + to, "advance %d" % step))
+                out += ["lift " + to, "advance %d" % step, "place " + to, "advance %d" % step]
             else:
-                out.extend(_button("B", step))
+                out += _button("B", step)
         if rng and rng.random() < 0.2:
-            wait(CHOICE_MS + step)
+            out.append("advance %d" % (CHOICE_MS + step))
         else:
-            out.extend(_button("A", step))
+            out += _button("A", step)
     return out
 
 
@@ -388,11 +387,14 @@ class SerialClient:
     this one only frames requests and collects frames.
     """
 
-    def __init__(self, port, timeout=10.0):
+    def __init__(self, port, timeout=10.0, clock=time.monotonic):
+        """`timeout`: how long a wait for a frame lasts, in seconds of `clock()` (an emulated
+        board's own time, EmulatedPico.board_seconds, where a busy machine slows it)."""
         import serial
 
         self.serial = serial.Serial(port, 115200, timeout=0.05)
         self.timeout = timeout
+        self.clock = clock
         self.seq = 0
         self.frames = []       # every good frame received, in order: (seq, verb, args)
         self.bad_lines = []
@@ -430,14 +432,14 @@ class SerialClient:
 
     def wait_for(self, predicate, timeout=None, start=0):
         """The first frame (from index `start`) satisfying predicate(frame); waits for it."""
-        deadline = time.monotonic() + (timeout or self.timeout)
+        deadline = self.clock() + (timeout or self.timeout)
         index = start
         while True:
             while index < len(self.frames):
                 if predicate(self.frames[index]):
                     return self.frames[index]
                 index += 1
-            if time.monotonic() > deadline:
+            if self.clock() > deadline:
                 raise TimeoutError("no matching frame; last frames: %r" % (self.frames[-5:],))
             self.pump()
 

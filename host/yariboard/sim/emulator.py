@@ -11,11 +11,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 from boardfw import config as board_config
 from boardfw import ledlang
+from yariboard.engines.process import cpu_seconds
 from yariboard.resources import CHECKOUT, board_file
 from yariboard.sim.board import PtyBoard, occupied_squares
 from yariboard.board.ledstyles import channels, style_names
@@ -56,33 +58,49 @@ def seen_styles(led_times, now_ns):
         squares.update(leds)
     seen = {}
     for square in squares:
-        colour, longest_dark, dark_since = None, 0, None
-        for t, leds in frames:
-            rgb = leds.get(square)
-            if rgb is None:
-                if colour is not None and dark_since is None:
-                    dark_since = max(t, start)
-            elif rgb == colour:
-                if dark_since is not None:
-                    longest_dark = max(longest_dark, t - dark_since)
-                dark_since = None
-            else:                       # a new colour: what came before says nothing
-                colour, longest_dark, dark_since = rgb, 0, None
-        styles = STYLES_OF_COLOUR.get(colour)
-        if styles is None:
-            seen[square] = "#%02x%02x%02x" % colour
-            continue
-        dark_now = 0 if dark_since is None else now_ns - dark_since
-        # a blinking style whose dark steps last as long as the ones seen, and no shorter
-        # than the square has been dark now
-        blinking = [(abs(dark - max(longest_dark, dark_now)), name) for name, dark in styles
-                    if dark and dark + DARK_SLACK_NS >= dark_now]
-        if blinking and (dark_now or longest_dark):
-            seen[square] = min(blinking)[1]
-        elif not dark_now:              # dark now with no blink that long: it is off
-            steady = [name for name, dark in styles if not dark]
-            seen[square] = (steady or [styles[0][0]])[0]
+        colour, longest_dark, dark_since = _watched(square, frames, start)
+        style = _style_seen(colour, longest_dark,
+                            0 if dark_since is None else now_ns - dark_since)
+        if style is not None:
+            seen[square] = style
     return seen
+
+
+def _watched(square, frames, start):
+    """What watching `square` through `frames` from board time `start` showed: its last
+    colour, the longest dark run between two lightings in it, and since when it has been
+    dark (None: lit now)."""
+    colour, longest_dark, dark_since = None, 0, None
+    for t, leds in frames:
+        rgb = leds.get(square)
+        if rgb is None:
+            if colour is not None and dark_since is None:
+                dark_since = max(t, start)
+        elif rgb == colour:
+            if dark_since is not None:
+                longest_dark = max(longest_dark, t - dark_since)
+            dark_since = None
+        else:                       # a new colour: what came before says nothing
+            colour, longest_dark, dark_since = rgb, 0, None
+    return colour, longest_dark, dark_since
+
+
+def _style_seen(colour, longest_dark, dark_now):
+    """The style a square is seen in: `colour`, dark at most `longest_dark` ns between two
+    lightings and dark for `dark_now` ns now; None when it is off."""
+    styles = STYLES_OF_COLOUR.get(colour)
+    if styles is None:
+        return "#%02x%02x%02x" % colour
+    # a blinking style whose dark steps last as long as the ones seen, and no shorter
+    # than the square has been dark now
+    blinking = [(abs(dark - max(longest_dark, dark_now)), name) for name, dark in styles
+                if dark and dark + DARK_SLACK_NS >= dark_now]
+    if blinking and (dark_now or longest_dark):
+        return min(blinking)[1]
+    if not dark_now:                # dark now with no blink that long: it is off
+        steady = [name for name, dark in styles if not dark]
+        return (steady or [styles[0][0]])[0]
+    return None
 
 EMULATOR = os.path.join(CHECKOUT, "tools", "emulator")
 # Files the package registries cannot give (the UF2 and the bootrom), beside the clone.
@@ -98,6 +116,15 @@ CLOCK_HZ = 125000000
 # of board time there (the one that commits a move), and a change counts once two readings
 # one debounce apart have seen it (boardfw/matrix.py, boardfw/buttons.py).
 HAND_MS = 150
+# How long the host waits on the emulator, in the two measures a busy machine stretches as it
+# slows the emulator (a wall-clock limit runs out there): board time for what the firmware
+# does (a boot takes under a second of it, main.py's imports half a second), and processor
+# time of the emulator's own process for its answers on the control channel (it answers
+# within a few milliseconds of its work, or after the board time queued before the question).
+BOOT_BOARD_S = 30
+SCANNING_BOARD_S = 60
+CUT_BOARD_S = 60
+EMULATOR_CPU_S = 300
 
 
 class EmulatorError(RuntimeError):
@@ -188,19 +215,19 @@ class EmulatedPico(PtyBoard):
         self.process.stdout.close()
         self.process = None
 
-    def sync(self, timeout=120):
+    def sync(self):
         """Wait until every command sent so far has taken effect; the board time then (ns)."""
-        return int(self._ask("sync", timeout)[0])
+        return int(self._ask("sync")[0])
 
     def board_seconds(self):
         """Seconds of board time the chip has run (the clock of Link's waits on it). While
-        the chip is off, or gives no answer for a minute, it goes on as the wall clock's
+        the chip is off, or the emulator gives no answer, it goes on as the wall clock's
         from the last reading: a board that is gone is waited for no longer than a real one."""
         last, at = self._board_reading
         seconds = last + (time.monotonic() - at)
         if self.alive():
             try:
-                seconds = self._board_offset + self.stats()["ns"] / 1e9
+                seconds = self._board_offset + self._board_ns() / 1e9
             except EmulatorError:
                 pass
             if seconds < last:   # a new emulator process: its time starts from 0 again
@@ -209,9 +236,9 @@ class EmulatedPico(PtyBoard):
         self._board_reading = (seconds, time.monotonic())
         return seconds
 
-    def stats(self, timeout=60):
+    def stats(self):
         """Counters of the emulated chip: board time, flash work, main-loop passes."""
-        words = self._ask("stats", timeout)
+        words = self._ask("stats")
         return {key: int(value) for key, value in (w.split("=") for w in words)}
 
     def cut_after(self, cycles):
@@ -222,35 +249,23 @@ class EmulatedPico(PtyBoard):
         """Cut the power `fraction` of the way through the `index`-th flash erase/program from now."""
         self._send("cut flash %d %r" % (index, fraction))
 
-    def wait_cut(self, timeout=300):
+    def wait_cut(self):
         """Wait for a scheduled power cut; the board stays off until start()."""
-        deadline = time.monotonic() + timeout
-        while self.process.poll() is None:
-            if time.monotonic() > deadline:
-                raise EmulatorError("no power cut within %d s" % timeout)
-            time.sleep(0.05)
+        self._await(lambda: self.process.poll() is not None,
+                    "no power cut within %d s of board time" % CUT_BOARD_S, CUT_BOARD_S)
         self.kill()
         return self.cut_at
 
-    def wait_scanning(self, timeout=120):
+    def wait_scanning(self):
         """Wait until the firmware scans the switch matrix (main.py is running)."""
-        deadline = time.monotonic() + timeout
-        with self._reports:
-            while not self.scanning:
-                if time.monotonic() > deadline or not self.alive():
-                    raise EmulatorError("main.py did not start scanning the switches:\n"
-                                        + self.stderr_text()[-2000:])
-                self._reports.wait(0.2)
+        self._await(lambda: self.scanning, "main.py did not start scanning the switches",
+                    SCANNING_BOARD_S)
 
-    def wait_booted(self, count, timeout=120):
+    def wait_booted(self, count):
         """Wait for the `count`-th power-up or reset of this emulator process, until its USB
         serial port is there (before that, what the host sends is lost, as with a real one)."""
-        deadline = time.monotonic() + timeout
-        with self._reports:
-            while self.boots < count or not self.usb_up:
-                if time.monotonic() > deadline or not self.alive():
-                    raise EmulatorError("the emulated Pico did not boot:\n" + self.stderr_text()[-2000:])
-                self._reports.wait(0.2)
+        self._await(lambda: self.boots >= count and self.usb_up,
+                    "the emulated Pico did not boot", BOOT_BOARD_S)
 
     # -- internals ---------------------------------------------------------------------------
     def _send(self, text):
@@ -259,19 +274,50 @@ class EmulatedPico(PtyBoard):
         self.process.stdin.write((text + "\n").encode())
         self.process.stdin.flush()
 
-    def _ask(self, verb, timeout):
+    def _ask(self, verb):
         self._token += 1
         token = "t%d" % self._token
         self._send("%s %s" % (verb, token))
-        deadline = time.monotonic() + timeout
+        self._await(lambda: token in self._answers, "no answer to %s from the emulator" % verb)
         with self._reports:
-            while token not in self._answers:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self.alive():
-                    raise EmulatorError("no answer to %s from the emulator (alive=%s):\n%s"
-                                        % (verb, self.alive(), self.stderr_text()[-2000:]))
-                self._reports.wait(min(left, 0.2))
             return self._answers.pop(token)
+
+    def _await(self, ready, failure, board_s=None):
+        """Wait until `ready()` (read under the reports' lock). Gives up with `failure` when
+        the emulator ends first, once it has worked EMULATOR_CPU_S processor seconds, or
+        once `board_s` seconds of board time have passed (None: no board limit)."""
+        cpu_limit = self.work_seconds() + EMULATOR_CPU_S
+        board_limit = []
+
+        def given_out():
+            if not self.alive() or self.work_seconds() > cpu_limit:
+                return True
+            if board_s is None:
+                return False
+            try:
+                now = self._board_ns()
+            except EmulatorError:
+                return True
+            board_limit[:] = board_limit or [now + board_s * 1e9]
+            return now > board_limit[0]
+
+        with self._reports:
+            while not ready():
+                if given_out() and not ready():   # (it may have ended as asked: a power cut)
+                    raise EmulatorError("%s (alive=%s):\n%s"
+                                        % (failure, self.alive(), self.stderr_text()[-2000:]))
+                self._reports.wait(0.2)
+
+    def _board_ns(self):
+        return int(self._ask("sync")[0])
+
+    def work_seconds(self):
+        """Processor seconds the emulator's process has used (on a system without /proc,
+        wall-clock seconds): a clock that never runs ahead of the wall clock's and that a
+        busy machine slows as much as the emulator. (Board time can run far ahead of it: a
+        chip asleep jumps to its next timer alarm, however far, as the REPL's does.)"""
+        used = cpu_seconds(self.process.pid) if self.process is not None else None
+        return time.monotonic() if used is None else used
 
     def _read_reports(self, stream):
         for raw in stream:
@@ -305,15 +351,21 @@ class EmulatedPico(PtyBoard):
                 self._reports.notify_all()
 
 
-def deploy(port, variant="yari", build_dir=None):
-    """`make flash` onto the Pico at `port`: mpy-cross, then mpremote; returns the exit status."""
-    cmd = [sys.executable, "-m", "tools.flash", "--variant", variant, "--port", port]
-    if build_dir:
-        cmd += ["--build-dir", build_dir]
-    try:
-        return subprocess.run(cmd, cwd=CHECKOUT, stdout=subprocess.DEVNULL, timeout=600).returncode
-    except subprocess.TimeoutExpired:
-        return 1
+def install_firmware(flash_path, variant="yari"):
+    """Put the firmware into the filesystem of the flash image at `flash_path`, as `make
+    flash` puts it on a Pico (tools/flash.py --port image: mpy-cross, then the same files
+    written on the host, no serial copy); raises EmulatorError if it fails."""
+    why = missing_parts()
+    if why:
+        raise EmulatorError(why)
+    with tempfile.TemporaryDirectory(prefix="yariboard-build-") as build:
+        proc = subprocess.run([sys.executable, "-m", "tools.flash", "--variant", variant,
+                               "--port", "image", "--flash-image", os.path.abspath(flash_path),
+                               "--build-dir", build],
+                              cwd=CHECKOUT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if proc.returncode:
+        raise EmulatorError("putting the firmware into %s failed: %s"
+                            % (flash_path, proc.stderr.decode(errors="replace").strip()[-500:]))
 
 
 def has_firmware(flash_path):
@@ -329,8 +381,8 @@ class EmuRig(SimRig):
     emulator in place of the unix port (the port, the cable's replug, the reset, the
     arranging of the pieces and close are SimRig's).
 
-    The first start on an empty flash file deploys the firmware with `make flash`'s
-    commands, as a user does with a new Pico.
+    The first start on an empty flash file puts the firmware on first, as `make flash`
+    does on a new Pico (`install_firmware`).
     """
 
     def __init__(self, flash_path, board="yari-9x7", clock="virtual", log_dir=None):
@@ -338,15 +390,11 @@ class EmuRig(SimRig):
         self._hold(board, clock, log_dir)
 
     def start(self):
-        fresh = not has_firmware(self.flash_path)
         self.board = EmulatedPico(self.flash_path, board=self.board_name,
-                                  realtime=self.clock == "real", log_dir=self.log_dir).start()
-        if fresh:
-            self.board.wait_booted(1)
-            variant = self.board.config.variant
-            if deploy(self.board.port, variant):
-                raise EmulatorError("deploying the firmware onto the emulated Pico failed")
-            self.board.wait_booted(2)
+                                  realtime=self.clock == "real", log_dir=self.log_dir)
+        if not has_firmware(self.flash_path):
+            install_firmware(self.flash_path, self.board.config.variant)
+        self.board.start()
         self.board.wait_scanning()
         self.plugged = True
         return self

@@ -18,7 +18,6 @@ import queue
 import sys
 import termios
 import threading
-import time
 import tty
 
 from rich.console import Group
@@ -101,6 +100,18 @@ class SimConsole:
         if not words:
             return True
         verb, args = words[0].lower(), words[1:]
+        if verb == "quit" and not args:
+            return False
+        if not (self._hands(verb, args) or self._console_command(verb, args)
+                or self.controls.execute(verb, args)):
+            raise ValueError("unknown command or wrong arguments %r (type help)" % line.strip())
+        if self.rig.plugged:
+            self.pump(0.1)
+        return True
+
+    def _hands(self, verb, args):
+        """What a person does on the board (pieces, buttons, a whole move, waiting): True
+        if `verb` was one."""
         if verb in ("lift", "place") and len(args) == 1:
             self.rig.act("%s %s" % (verb, self._square(args[0])))
         elif verb in ("press", "release", "tap") and len(args) == 1 and args[0].upper() in ("A", "B"):
@@ -115,18 +126,20 @@ class SimConsole:
             if int(args[0]) > MAX_WAIT_MS:
                 raise ValueError("wait at most %d ms at a time" % MAX_WAIT_MS)
             self.rig.wait(int(args[0]))
-        elif verb in ("reset", "unplug", "replug") and not args:
+        else:
+            return False
+        return True
+
+    def _console_command(self, verb, args):
+        """The board's power and the console's own commands: True if `verb` was one."""
+        if verb in ("reset", "unplug", "replug") and not args:
             self._power(verb)
         elif verb == "show" and not args:
             self.show()
         elif verb == "help" and not args:
             self.console.print(HELP)
-        elif verb == "quit" and not args:
+        else:
             return False
-        elif not self.controls.execute(verb, args):
-            raise ValueError("unknown command or wrong arguments %r (type help)" % line.strip())
-        if self.rig.plugged:
-            self.pump(0.1)
         return True
 
     def tap(self, button):
@@ -189,9 +202,10 @@ class SimConsole:
 
     def _await_choice_or_move(self):
         """The board's answer to a move made: (verb, words) of the choice it offers, or of
-        the event that ended the move (move, refused, illegal, end)."""
-        deadline = time.monotonic() + CHOICE_WAIT_SECONDS
-        while time.monotonic() < deadline:
+        the event that ended the move (move, refused, illegal, end). Waited for in the
+        board's own time, which a busy machine slows as much as the board."""
+        deadline = self.rig.board_seconds() + CHOICE_WAIT_SECONDS
+        while self.rig.board_seconds() < deadline:
             for verb, words in self.pump(0.05):
                 if verb in ("choice", "move", "refused", "illegal", "end"):
                     return verb, words

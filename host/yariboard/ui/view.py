@@ -206,12 +206,23 @@ def status_line(state, position):
     leds = state.leds
     lit = set(leds.values())
     at = {style: sq for sq, style in sorted(leds.items())}
-    phase = state.phase
+    return (_game_over_text(state) or _phase_text(state, lit, at)
+            or _to_move_text(state, position, lit))
+
+
+def _game_over_text(state):
     if state.result:
         winner, _, reason = state.result.partition(":")
         return "game over: %s (%s)" % (RESULT_TEXT.get(winner, winner), reason)
-    if phase == "game-over":
+    if state.phase == "game-over":
         return "game over"
+    return None
+
+
+def _phase_text(state, lit, at):
+    """What the board waits for in a phase of its own (a set-up, a refusal, a choice, a
+    take-back, a piece in the hand), or what a real board last reported; None in play."""
+    phase = state.phase
     if phase == "setup":
         return "set up the board: fill the '?' squares, empty the 'x' squares"
     if phase == "refused":
@@ -230,11 +241,16 @@ def status_line(state, position):
     if phase == "takeback":
         return "the drop on %s lifted: A takes it back, or put it back" % at["takeback"]
     if phase == "moving" and "lifted" in lit:
-        count = sum(1 for style in leds.values() if style == "destination")
+        count = sum(1 for style in state.leds.values() if style == "destination")
         return "piece lifted from %s: %d legal destination%s lit" % (
             at["lifted"], count, "" if count == 1 else "s")
     if phase == "moving":
         return "pieces moving"
+    return None
+
+
+def _to_move_text(state, position, lit):
+    """Whose move it is, and what the lit squares ask of the person meanwhile."""
     text = "%s to move" % side_name(position.side)
     if "check" in lit:
         text += ", in check"

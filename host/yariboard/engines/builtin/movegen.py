@@ -247,9 +247,7 @@ def captures_and_promotions(position, in_check=None, quiet_promotions=True):
     pinned = () if in_check else None   # looked for once a piece has something to take
     on_line = None if in_check else lines_through(position.variant, enemy)[king]
     lines = move_lines(position.variant, side)
-    safe = position._safe
     out = []
-    append = out.append
     for frm in own_squares(board, side):
         piece = board[frm]
         steps, rays, promotion = lines[piece][frm]
@@ -273,28 +271,39 @@ def captures_and_promotions(position, in_check=None, quiet_promotions=True):
                     break
                 if quiet_promotions and promotion[to]:
                     targets.append((to, 0))
-        if not targets:
-            continue
-        if in_check or frm == king:
-            test = True
-        elif not on_line[frm]:
-            test = False
-        else:
-            if pinned is None:
-                pinned = position._pinned(side)
-            test = frm in pinned
-        for to, victim in targets:
-            m = (frm << 8) | to
-            if test and not safe(m):
-                continue
-            can_promote = promotion[to]
-            if can_promote:
-                if victim and can_promote != 2:
-                    append(m)
-                append(m | PROMOTION)
-            else:
-                append(m)
+        if targets:
+            pinned = _append_targets(out, position, frm, targets, promotion,
+                                     in_check or frm == king, on_line, pinned)
     return out
+
+
+def _append_targets(out, position, frm, targets, promotion, exposed, on_line, pinned):
+    """Append the legal moves of the piece on `frm` to its `targets` ((to, victim) pairs)
+    for `captures_and_promotions`, each tested for leaving the General attacked if the piece
+    is `exposed` (the General itself, or any piece in check) or pinned. `pinned`: the pinned
+    pieces, None until a piece on a line through the General needs them; returned, looked
+    for if they had to be."""
+    if exposed:
+        test = True
+    elif not on_line[frm]:
+        test = False
+    else:
+        if pinned is None:
+            pinned = position._pinned(position.side)
+        test = frm in pinned
+    safe = position._safe
+    for to, victim in targets:
+        m = (frm << 8) | to
+        if test and not safe(m):
+            continue
+        can_promote = promotion[to]
+        if can_promote:
+            if victim and can_promote != 2:
+                out.append(m)
+            out.append(m | PROMOTION)
+        else:
+            out.append(m)
+    return pinned
 
 
 def legal_moves(position, in_check):

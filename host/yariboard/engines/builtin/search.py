@@ -376,7 +376,21 @@ class _Search:
                     return bound
             near = _NearHorizon(self, key, eval_black, depth, pv_node)
         seen[key] = 1
-        alpha_start = alpha
+        best_score, best_move, moved = self._search_moves(depth, alpha, beta, ply, eval_black,
+                                                          pv_node, in_check, tt_move, near)
+        del seen[key]
+        if not moved:
+            return -MATE_SCORE + ply  # no legal move loses, in check or not
+        self._store(key, depth, _bound_type(best_score, alpha, beta), best_score,
+                    best_move, ply)
+        return best_score
+
+    def _search_moves(self, depth, alpha, beta, ply, eval_black, pv_node, in_check, tt_move,
+                      near):
+        """`_negamax`'s moves searched in turn (as `_staged` hands them, left out as `near`
+        decides) until one cuts the node off: (best score, best move, whether any move was
+        there to search)."""
+        pos = self._pos
         best_score, best_move = -INFINITY, 0
         board = pos.board
         tables = self._tables
@@ -414,12 +428,7 @@ class _Search:
                         if quiet:
                             self._remember_cutoff(m, ply, depth)
                         break
-        del seen[key]
-        if index < 0:
-            return -MATE_SCORE + ply  # no legal move loses, in check or not
-        self._store(key, depth, _bound_type(best_score, alpha_start, beta), best_score,
-                    best_move, ply)
-        return best_score
+        return best_score, best_move, index >= 0
 
     def _late_score(self, index, depth, alpha, beta, ply, child_eval, pv_node, checks,
                     reducible):
@@ -483,55 +492,28 @@ class _Search:
         # In check the score comes from the evasions: no standing pat to judge.
         stand = eval_black if pos.side == BLACK else -eval_black
         if not in_check:
-            # The king-safety term is the costliest part of judging a position, and most
-            # positions here are far above beta: the term is counted only as far as needed.
-            if stand - KING_DANGER_MAX_CP >= beta:
-                return stand - KING_DANGER_MAX_CP   # no danger to the own General is that large
-            stand -= self._king_danger(key, pos.side)
-            if stand >= beta:
-                return stand                        # the enemy's danger would only add
-            stand += self._king_danger(key, 1 - pos.side)
+            stand = self._stand_pat(key, stand, beta)
         if ply >= MAX_PLY:
             return stand
-        if not in_check:
-            if stand >= beta or qply >= QUIESCENCE_MAX_PLIES:
-                return stand
-            if stand > alpha:
-                alpha = stand
-        worth = tables.worth
-        board = pos.board
         if in_check:
             moves = legal_moves(pos, True)   # every evasion, blocking drops included
             if not moves:
                 return -MATE_SCORE + ply
-            candidates = self._order(moves, 0, ply)
+            candidates = self._order(moves, tt_move, ply)
             best = -INFINITY
         else:
+            if stand >= beta or qply >= QUIESCENCE_MAX_PLIES:
+                return stand
+            if stand > alpha:
+                alpha = stand
             # (a promotion that takes nothing is not judged here)
             moves = captures_and_promotions(pos, False, quiet_promotions=False)
             if not moves and not has_legal_move(tables, pos):
                 return -MATE_SCORE + ply  # no legal move at all loses, as in _negamax
-            scored = []
-            for m in moves:
-                victim = board[m & 0xFF]
-                if victim:
-                    gain = worth[victim]
-                    if not m & PROMOTION:
-                        if stand + gain + 200 < alpha:
-                            continue  # even winning the piece cannot lift the score to alpha
-                        if loses_exchange(tables, pos, m):
-                            continue  # the exchange on that square loses material
-                    scored.append((gain * 16 - worth[board[m >> 8 & 0xFF]] // 16, m))
-            if not scored:
+            candidates = self._worth_taking(moves, stand, alpha, tt_move)
+            if not candidates:
                 return stand   # nothing worth taking: most nodes that get this far
-            scored.sort(reverse=True)
-            candidates = [m for _, m in scored]
             best = stand
-        if not candidates:
-            return best
-        if tt_move in candidates:
-            candidates.remove(tt_move)
-            candidates.insert(0, tt_move)
         alpha_start = alpha
         best_move = 0
         make, unmake = self._make, self._unmake
@@ -551,6 +533,46 @@ class _Search:
         if entry is None or entry[0] <= 0:   # a deeper search's entry is worth more
             self._store(key, 0, _bound_type(best, alpha_start, beta), best, best_move, ply)
         return best
+
+    def _stand_pat(self, key, stand, beta):
+        """The score of standing pat in quiescence (not in check), from `stand`, the side to
+        move's material and placing: with both Generals' dangers, or less where that is
+        already at least beta. The king-safety term is the costliest part of judging a
+        position, and most positions here are far above beta: it is counted only as far as
+        needed."""
+        if stand - KING_DANGER_MAX_CP >= beta:
+            return stand - KING_DANGER_MAX_CP   # no danger to the own General is that large
+        side = self._pos.side
+        stand -= self._king_danger(key, side)
+        if stand >= beta:
+            return stand                        # the enemy's danger would only add
+        return stand + self._king_danger(key, 1 - side)
+
+    def _worth_taking(self, moves, stand, alpha, tt_move):
+        """The captures among `moves` quiescence tries, the hash move first, then by
+        MVV-LVA: a capture that promotes, or one that may lift the score from `stand` to
+        alpha without losing the exchange."""
+        tables = self._tables
+        pos = self._pos
+        worth = tables.worth
+        board = pos.board
+        scored = []
+        for m in moves:
+            victim = board[m & 0xFF]
+            if victim:
+                gain = worth[victim]
+                if not m & PROMOTION:
+                    if stand + gain + 200 < alpha:
+                        continue  # even winning the piece cannot lift the score to alpha
+                    if loses_exchange(tables, pos, m):
+                        continue  # the exchange on that square loses material
+                scored.append((gain * 16 - worth[board[m >> 8 & 0xFF]] // 16, m))
+        scored.sort(reverse=True)
+        candidates = [m for _, m in scored]
+        if tt_move in candidates:
+            candidates.remove(tt_move)
+            candidates.insert(0, tt_move)
+        return candidates
 
     def _king_danger(self, key, colour):
         """`king_danger` of `colour` in the search's position, whose `node_key` is `key`.
@@ -603,18 +625,7 @@ class _Search:
                     yield m
             return
         tables = self._tables
-        board = pos.board
-        worth = tables.worth
-        first = [(_capture_key(worth, board, m) if board[m & 0xFF] else PROMOTION_KEY, m)
-                 for m in captures_and_promotions(pos, False)]
-        killer, second_killer = self._killers[ply]
-        # a killer is a quiet board move (or a drop, ordered by history as the others) that
-        # cut off a sibling: it must be checked legal here
-        killers = [m for m in (killer, second_killer)
-                   if m & 0xFF00 and m != tt_move and not board[m & 0xFF]
-                   and hash_move_legal(pos, m, False)]
-        first.extend([(KILLER_KEY + (m == killer), m) for m in killers])
-        first.sort(reverse=True)
+        first, killers = self._captures_and_killers(tt_move, ply)
         rest = []
         for key, m in first:
             if m == tt_move:
@@ -625,6 +636,34 @@ class _Search:
                     rest.append((loss - 1, m))   # its key in `_keyed`
                     continue
             yield m
+        yield from self._quiet_stage(rest, tt_move, killers, checks_only)
+
+    def _captures_and_killers(self, tt_move, ply):
+        """`_staged`'s second stage, keyed and best first: the captures and promotions, and
+        the killers of `ply` that are legal here (the killers too, for the last stage to
+        leave out)."""
+        pos = self._pos
+        board = pos.board
+        worth = self._tables.worth
+        first = [(_capture_key(worth, board, m) if board[m & 0xFF] else PROMOTION_KEY, m)
+                 for m in captures_and_promotions(pos, False)]
+        killer, second_killer = self._killers[ply]
+        # a killer is a quiet board move (or a drop, ordered by history as the others) that
+        # cut off a sibling: it must be checked legal here
+        killers = [m for m in (killer, second_killer)
+                   if m & 0xFF00 and m != tt_move and not board[m & 0xFF]
+                   and hash_move_legal(pos, m, False)]
+        first.extend([(KILLER_KEY + (m == killer), m) for m in killers])
+        first.sort(reverse=True)
+        return first, killers
+
+    def _quiet_stage(self, rest, tt_move, killers, checks_only):
+        """`_staged`'s last stage: the quiet moves and drops by history, with the captures
+        that lose the exchange (`rest`, keyed) among them; those that do not check left out
+        once `checks_only[0]` is set."""
+        pos = self._pos
+        board = pos.board
+        tables = self._tables
         history = self.history.get
         rest.extend([(history(m, 0), m) for m in quiet_moves(pos)])
         rest.extend([(history(m, 0), m) for m in drop_moves(pos)])
