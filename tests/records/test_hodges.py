@@ -5,7 +5,7 @@ when the mover could choose. A text names the moves it can be a writing of; one 
 several are ambiguous, none is refused. Positions of random games of every variant."""
 import pytest
 
-from shogicore.errors import MoveError
+from shogicore.errors import IllegalMoveError, MoveError
 from shogicore.move import PROMOTION, is_drop, is_promotion, move_from, move_to
 from shogicore.position import Position
 from yariboard.records.notation import AmbiguousMoveError, hodges_name, parse_hodges, to_hodges
@@ -86,3 +86,12 @@ def test_any_position_is_named_and_left_as_it_was(variant):
             assert text == to_hodges(record, move)
             assert parse_hodges(played, text) == move
         assert (played.sfen(), played.moves()) == before
+
+
+def test_a_move_the_position_does_not_allow_is_refused():
+    """A screen may be handed an engine's move for a position already left behind."""
+    position = Position("shogi")
+    stale = parse_hodges(Position("shogi"), "P-7f")
+    position.push(stale)
+    with pytest.raises(IllegalMoveError, match="not legal"):
+        to_hodges(position, stale)

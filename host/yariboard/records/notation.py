@@ -44,8 +44,14 @@ def _checker(position):
 
 
 def to_hodges(position, m):
-    """`m` (legal in `position`, before it is played) in Hodges notation: 'YB6i-5h', 'P*5e'."""
-    position = _checker(position)
+    """`m` (legal in `position`, before it is played) in Hodges notation: 'YB6i-5h', 'P*5e'.
+
+    A record's position (RecordPosition) holds moves already checked; any other, a screen's
+    or an engine's, may be handed a move of a search gone stale: IllegalMoveError then."""
+    if not isinstance(position, RecordPosition):
+        position = RecordPosition.of(position)
+        if not position.allows(m):
+            raise IllegalMoveError("move %#x is not legal in %s" % (m, position.sfen()))
     v = position.variant
     to = move_to(m)
     if is_drop(m):
