@@ -9,7 +9,7 @@ import subprocess
 import time
 
 from shogicore.game import Game
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from tests.mpy import FIRMWARE, ROOT, micropython_binary, run_micropython
 from yariboard import resources
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares

@@ -12,7 +12,7 @@ import time
 
 from boardfw.save_reader import parse
 from shogicore.game import Game
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares
 
 pytestmark = [pytest.mark.micropython]

@@ -6,7 +6,7 @@ functions on the MicroPython unix port too. Expected squares come from the rule 
 (docs/rules.md), worked out by hand, not from the interpreter.
 """
 from shogicore.game import Game
-from shogicore.notation import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 
 from boardfw import ledlang
 from boardfw.interpreter import CHOICE_MS, IMPASSE_ARM_MS, SETTLE_MS, Interpreter

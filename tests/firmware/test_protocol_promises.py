@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from boardfw import protocol
 from shogicore.game import Game
-from shogicore.notation import parse_usi
+from shogicore.move import parse_usi
 from yariboard.board.link import Link
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures
 

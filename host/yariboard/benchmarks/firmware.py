@@ -26,7 +26,7 @@ import time
 
 from boardfw.save_reader import parse
 from shogicore.game import Game
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from yariboard.resources import CHECKOUT, board_file
 from yariboard.sim.board import FIRMWARE, micropython_binary, move_gestures, occupied_squares
 
