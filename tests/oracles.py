@@ -8,8 +8,7 @@ import pyffish
 import shogi
 
 from shogicore import Position, variant_by_name
-from shogicore.move import is_drop, is_promotion
-from shogicore.notation import to_usi
+from shogicore.move import is_drop, is_promotion, to_usi
 from yariboard.engines.fsf_notation import sfen_to_fsf, uci_to_usi, usi_to_uci
 
 

@@ -3,7 +3,7 @@
 The rules core and board modules are compiled to .mpy (bytecode: less RAM and a faster boot
 than compiling source on the Pico); main.py stays source because MicroPython runs
 /main.py at power-up; the board file of the variant becomes /board.json. The saved game
-(/game.txt) is left alone. mpremote stops the running firmware with Ctrl-C first.
+(/game.txt, and /game.log, its journal) is left alone. mpremote stops the running firmware with Ctrl-C first.
 
     python -m tools.flash --variant yari --port auto [--dry-run]
 

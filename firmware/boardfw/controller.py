@@ -1,9 +1,18 @@
 """The main loop: sensors and buttons -> interpreter -> saved game -> LEDs and serial.
 
-One pass of `step()` scans the matrix once, polls the buttons, reads at most one request
-line, lets the interpreter's timers run and refreshes the LEDs; nothing in it waits, so a
-slow host or a busy board never holds up the others. Every committed change of the game is
-saved to flash before it is announced (docs/protocol.md), so a power cut loses nothing.
+One pass of `step()` takes the switch and button changes the watch (matrix.Watch) saw settle
+since the last pass, each with the time it settled, reads at most one request line, lets the
+interpreter's timers run and refreshes the LEDs; nothing in it waits, so a slow host or a
+busy board never holds up the others. Every committed change of the game is saved to flash
+before it is announced (docs/protocol.md), so a power cut loses nothing.
+
+The code the board runs once or rarely lives in modules loaded for the occasion and unloaded
+after (boardfw/startup.py at power-up, boardfw/requests.py for the rarer requests), so it
+takes no RAM through a game. They drive the controller through its public names only:
+`make_game`, `set_game`, `save`, `save_changes`, `usi_moves`, `handle`, `send`,
+`sfen_words`, `report_mismatch`, `refresh_leds`, and the fields `square_at`, `led_at`,
+`last_seq` and `ledtest_start` (set at power-up or by a request); the names with a leading
+underscore are the controller's own.
 """
 import binascii
 import gc
@@ -11,11 +20,11 @@ import os
 import time
 from micropython import const
 
-from boardfw import FIRMWARE_VERSION, ledlang, protocol, unload
+from boardfw import ledlang, protocol, unload
 from boardfw.buttons import Buttons
 from boardfw.leds import Leds
-from boardfw.matrix import Matrix
 from boardfw.storage import GameStore, SavedGame
+from boardfw.matrix import Matrix, Watch
 from shogicore.errors import MoveError
 from shogicore.game import CASUAL, Game
 from shogicore.move import parse_usi, to_usi
@@ -24,7 +33,9 @@ _LED_REFRESH_MS = const(20)  # blink patterns step every 125 ms; 50 Hz keeps the
 _LEDTEST_STEP_MS = const(750)  # red, green, blue, white: 3 s in all
 _LEDTEST_COLOURS = const((0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF))
 _MISMATCH_PHASES = const(("setup", "refused"))
-_MESSAGE_CHARS = const(80)  # error and warning texts are cut to fit in a frame
+_MESSAGE_CHARS = const(80)
+_CLOSED = const(0x100)   # the event codes of matrix.Watch's ring
+_BUTTON = const(0x200)  # error and warning texts are cut to fit in a frame
 # Events after which the game must be saved before anything is announced.
 _SAVED_EVENTS = const(("move", "undo", "illegal", "resign", "impasse"))
 
@@ -38,7 +49,7 @@ def new_game_id():
     return binascii.hexlify(os.urandom(4)).decode()
 
 
-def _make_game(variant, sfen=None, mode=CASUAL, handicap=None):
+def make_game(variant, sfen=None, mode=CASUAL, handicap=None):
     """Game(...), and the SFEN reader unloaded again, whether the text was good or not: a
     game is set up now and then, and the moves need the RAM."""
     try:
@@ -53,22 +64,25 @@ class Controller:
         self.config = config
         self.link = link
         self.store = store or GameStore(hw.storage_dir)
-        self.matrix = Matrix(hw.matrix_pins, config.ranks, config.files, config.debounce_ms)
-        self.buttons = Buttons(hw.button_pins, config.debounce_ms)
+        # A change that lasts the debounce time is read over that time less up to two
+        # sampling steps (it may begin just after one reading and end just before another).
+        settle_ms = config.debounce_ms - 2 * hw.sample_ms
+        self.matrix = Matrix(hw.matrix_pins, config.ranks, config.files, settle_ms)
+        self.buttons = Buttons(hw.button_pins, settle_ms)
+        self.watch = Watch(self.matrix, self.buttons)
         self.leds = Leds(hw.strip, config)
         self.seq = 0
         self.game = None
         self.game_id = None
         self.interpreter = None
-        self._changes = []            # reused lists: the loop allocates nothing when idle
-        self._presses = []
+        self._presses = []            # reused: the loop allocates nothing when idle
         self._led_due = 0
-        self._ledtest_start = None
-        self._square_at = None        # bytearray: row*files+col -> square (set at boot)
-        self._led_at = None           # bytearray: rules-core square -> LED index (likewise)
+        self.ledtest_start = None
+        self.square_at = None         # bytearray: row*files+col -> square (set at boot)
+        self.led_at = None            # bytearray: rules-core square -> LED index (likewise)
         self._reported_mismatch = []
         self._last_request = None     # (line, reply words) for retried requests
-        self._last_seq = None         # SEQ of the last changing request carried out
+        self.last_seq = None          # SEQ of the last changing request carried out
 
     # -- boot and loop -------------------------------------------------------------------
     def run(self):
@@ -89,63 +103,69 @@ class Controller:
 
     def step(self):
         now = self.hw.ticks_ms()
-        changes = self._changes
-        self.matrix.scan(now, changes)
+        watch = self.watch
+        interpreter = self.interpreter
+        if not self.hw.sample_ms:    # no interrupt samples (the unix port): the loop does
+            watch.scan(now)
+        touched = False
+        buttons = self.buttons
         presses = self._presses
-        self.buttons.poll(now, presses)
-        touched = bool(changes or presses)
-        if changes:
-            square_at = self._square_at
-            files = self.config.files
-            for row, col, closed in changes:
-                self._handle(self.interpreter.on_sensor(square_at[row * files + col], closed, now))
-            del changes[:]
-        if presses:
-            for name, long_press in presses:
-                self._handle(self.interpreter.on_button(name, long_press, now))
-            del presses[:]
+        while True:   # the changes in the order they settled, each at its own time
+            event = watch.pop(now)
+            at = now
+            if event is not None:
+                code, at = event
+                if code & _BUTTON:
+                    buttons.update(code & 0xFF, code & _CLOSED, at, presses)
+                else:
+                    self.handle(interpreter.on_sensor(self.square_at[code & 0xFF],
+                                                       code & _CLOSED, at))
+                touched = True
+            pressed = buttons.poll(at, presses)   # (and the long presses due by then)
+            if presses:   # (`del presses[:]` makes a slice: not on an idle pass)
+                for name, long_press in presses:
+                    self.handle(interpreter.on_button(name, long_press, at))
+                del presses[:]
+                touched = True
+            if event is None:
+                break
         line = self.link.read_line()
         if line is not None:
             self._serve(line)
             touched = True
-        if self._handle(self.interpreter.tick(now)):
+        # (while a button is down its press is still to come: a choice waits for it)
+        if self.handle(interpreter.tick(now, pressed, watch.blind_end)):
             touched = True
         if touched:
-            self._report_mismatch()
-            self._refresh_leds(now)
+            self.report_mismatch()
+            self.refresh_leds(now)
         elif time.ticks_diff(now, self._led_due) >= 0:
-            self._refresh_leds(now)
+            self.refresh_leds(now)
 
     # -- the game ------------------------------------------------------------------------
-    def _set_game(self, game, game_id):
+    def set_game(self, game, game_id):
         self.game = game
         self.game_id = game_id
         if self.interpreter is None:
             # Imported here, once: at power-up the start-up code and the SFEN reader have
             # come and gone by now, so they never share the heap with the interpreter's.
+            gc.collect()   # its code is the largest block the board loads: room for it
             from boardfw.interpreter import Interpreter
 
             self.interpreter = Interpreter(game, self.hw.ticks_ms())
             return []
         return self.interpreter.set_game(game)
 
-    def _begin(self, game):
-        """A new game (host request or button): save it, then announce it."""
-        events = self._set_game(game, new_game_id())
-        self._save()
-        self._send("new", self.game_id, game.variant.name, game.mode, *self._sfen_words())
-        self._handle(events)
-
-    def _save(self):
+    def save(self):
         """The whole game written anew: a new game, and the compaction of the record."""
         game = self.game
         variant = game.variant
         illegal = "-" if game.illegal_move is None else to_usi(variant, game.illegal_move)
         self.store.save(SavedGame(self.game_id, variant.name, game.mode, game.handicap or "-",
                                   protocol.result_word(game.result), illegal, game.start_sfen,
-                                  self._usi_moves(0, self._ply())))
+                                  self.usi_moves(0, self._ply())))
 
-    def _save_changes(self, events):
+    def save_changes(self, events):
         """Append what a batch of events changed: each move and take-back in turn, then the
         result if it changed. The whole game is written anew when the store asks for a
         compaction, and should the record's count of moves ever differ from the game's."""
@@ -163,9 +183,9 @@ class Controller:
         if result != store.result or illegal != store.illegal:
             due = store.append("=", result, illegal)
         if due or store.plies != self._ply():
-            self._save()
+            self.save()
 
-    def _usi_moves(self, first, end):
+    def usi_moves(self, first, end):
         """The game's moves from index `first` up to `end` as USI, made one at a time."""
         position = self.game.position
         variant = self.game.variant
@@ -175,13 +195,13 @@ class Controller:
     def _ply(self):
         return self.game.position.plies
 
-    def _sfen_words(self):
+    def sfen_words(self):
         """The position's SFEN as the frame's last word, given by ranks (its frame is
         written piece by piece: protocol.write_frame)."""
         return [self.game.position.sfen_parts()]
 
     # -- interpreter events --------------------------------------------------------------
-    def _handle(self, events):
+    def handle(self, events):
         """Save, then announce each event; returns True if there were any."""
         if not events:
             return False
@@ -193,7 +213,7 @@ class Controller:
         for event in events:
             kind = event[0]
             if kind in _SAVED_EVENTS and not saved:
-                self._save_changes(events)   # the game already holds every event of the batch
+                self.save_changes(events)   # the game already holds every event of the batch
                 saved = True
             if kind == "move":
                 later -= 1
@@ -209,68 +229,70 @@ class Controller:
         if kind == "move":
             position = self.game.position
             undone = [position.pop() for _ in range(later)] if later else ()
-            self._send("move", str(self._ply()), to_usi(variant, event[1]), *self._sfen_words())
+            self.send("move", str(self._ply()), to_usi(variant, event[1]), *self.sfen_words())
             for m in reversed(undone):
                 position.push(m)
         elif kind == "undo":
-            self._send("undo", str(self._ply() + 1), *self._sfen_words())
+            self.send("undo", str(self._ply() + 1), *self.sfen_words())
         elif kind == "illegal":
-            self._send("illegal", "-" if event[1] is None else to_usi(variant, event[1]))
+            self.send("illegal", "-" if event[1] is None else to_usi(variant, event[1]))
         elif kind == "game-over":
-            self._send("end", protocol.result_word(self.game.result), str(self._ply()))
+            self.send("end", protocol.result_word(self.game.result), str(self._ply()))
         elif kind == "refused":
-            self._send("refused", event[1])
+            self.send("refused", event[1])
         elif kind == "choice":
-            self._send("choice", to_usi(variant, event[1]))
+            self.send("choice", to_usi(variant, event[1]))
         elif kind == "hint-request":
-            self._send("hint-request", str(self._ply()))
-        elif kind == "new-game":
+            self.send("hint-request", str(self._ply()))
+        elif kind == "new-game":   # set up as the host's `new` request sets one up
             game = self.game
-            self._begin(_make_game(variant, mode=game.mode, handicap=game.handicap))
+            self._answer("new", (variant.name, game.handicap or "-", game.mode))
         # resign and impasse are announced by the game-over event that follows them;
         # ready by the mismatch report that follows every batch.
 
-    def _report_mismatch(self):
+    def report_mismatch(self):
         interpreter = self.interpreter
         squares = interpreter.mismatch() if interpreter.phase() in _MISMATCH_PHASES else []
         if squares != self._reported_mismatch:
             self._reported_mismatch = squares
             name = self.game.variant.square_name
-            self._send("mismatch", str(len(squares)),
+            self.send("mismatch", str(len(squares)),
                        *[name(sq) for sq in squares[:protocol.MISMATCH_LIST]])
 
     # -- LEDs ----------------------------------------------------------------------------
-    def _refresh_leds(self, now):
+    def refresh_leds(self, now):
         self._led_due = time.ticks_add(now, _LED_REFRESH_MS)
         leds = self.leds
-        if self._ledtest_start is not None:
-            step = time.ticks_diff(now, self._ledtest_start) // _LEDTEST_STEP_MS
+        if self.ledtest_start is not None:
+            step = time.ticks_diff(now, self.ledtest_start) // _LEDTEST_STEP_MS
             if step < len(_LEDTEST_COLOURS):
                 leds.fill(_LEDTEST_COLOURS[step])
                 leds.show()
                 return
-            self._ledtest_start = None
+            self.ledtest_start = None
         leds.clear()
-        led_at = self._led_at
-        for sq, style in self.interpreter.frame(now):
-            leds.set(led_at[sq], ledlang.colour(style, now))
+        led_at = self.led_at
+        interpreter = self.interpreter
+        lit = interpreter.lit
+        for i in range(0, 2 * interpreter.frame(now), 2):
+            leds.set(led_at[lit[i]], ledlang.colour(lit[i + 1], now))
         leds.show()
 
     # -- serial requests -----------------------------------------------------------------
-    def _send(self, *words):
+    def send(self, *words):
         self.link.send(self.seq, words)
         self.seq = protocol.next_seq(self.seq)
 
     def _serve(self, line):
         """Answer one request line; any failure becomes an `err` frame, the game untouched."""
         if self._last_request is not None and line == self._last_request[0]:
-            self._send(*self._last_request[1])   # a retry: answer again, do not act twice
+            self.send(*self._last_request[1])   # a retry: answer again, do not act twice
             return
         if line == b"":
             reply = ("err", "-", "long", "line", "too", "long")
         else:
             reply = self._execute(line)
-        self._send(*reply)
+        self.send(*reply)
 
     def _execute(self, line):
         try:
@@ -281,7 +303,7 @@ class Controller:
         try:
             changes = protocol.check_request(verb, args)
             if changes:
-                last = self._last_seq
+                last = self.last_seq
                 # SEQ then frame CRC, as the save keeps them (storage.py)
                 tag = (line[:line.find(b" ")] + line.rstrip(b"\r")[-8:]).decode()
                 # newer: up to half the SEQ circle ahead, so the numbers may wrap past 65535
@@ -298,7 +320,7 @@ class Controller:
                 self.store.seq = None
             reply = ("ok", rseq, verb) + tuple(words)
             if changes:
-                self._last_seq = seq
+                self.last_seq = seq
         except protocol.ProtocolError as e:
             reply = ("err", rseq, e.code) + message_words(e.message)
         except Exception as e:  # a fault in the firmware itself: report it, keep running
@@ -313,7 +335,7 @@ class Controller:
         game = self.game
         if verb == "state":
             return [self.game_id, game.variant.name, game.mode, str(self._ply()),
-                    protocol.result_word(game.result)] + self._sfen_words()
+                    protocol.result_word(game.result)] + self.sfen_words()
         if verb == "show":
             self.interpreter.order(self._legal_move(args[0]))
             return (args[0],)
@@ -323,10 +345,6 @@ class Controller:
         if verb == "clear":
             self.interpreter.clear_guidance()
             return ()
-        if verb == "version":
-            return (str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, self.config.variant,
-                    self.config.name.replace(" ", "-"),
-                    "-" if self._last_seq is None else str(self._last_seq))
         from boardfw import requests
 
         try:

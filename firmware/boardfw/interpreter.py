@@ -14,7 +14,7 @@ from array import array
 from micropython import const
 
 from shogicore.game import CASUAL
-from shogicore.move import (drop_kind, is_drop, is_promotion, make_drop, make_move, move_from,
+from shogicore.move import (drop_kind, is_drop, is_promotion, make_drop, move_from,
                             move_to)
 
 from boardfw import ledlang, unload
@@ -24,6 +24,10 @@ CHOICE_MS = 4000
 IMPASSE_ARM_MS = 3000
 
 _NO_EVENTS = const(())
+# The most squares lit at once: more than a whole board's worth of lights would ever say
+# (a set-up from scratch lights the first this many squares to fix, then the next ones).
+_LIT_MOST = const(64)
+_LIT_COUNT = const(128)   # 2 * _LIT_MOST: the byte of `lit` holding how many bytes are written
 _SEQ_LIMIT = const(0xFFFF)  # the largest sequence number an "H" array holds
 _SEQ_HALF = const(0x8000)
 # Per-square flags: _BRIEF, back on its switch within SETTLE_MS of leaving it (a nudge,
@@ -45,6 +49,13 @@ _UNDO = const(5)  # the last move physically reversed
 _UNDO_PART = const(6)  # the last move is being reversed
 _TAKEBACK = const(7)  # the last dropped piece lifted: A takes the drop back
 _OTHER = const(8)  # none of these: refused once it settles
+
+# The interpreter's mode: what it is waiting for (one at a time; `phase()` names it).
+_PLAY = const(0)  # moves: the board is read as the game goes on
+_SETUP = const(1)  # the pieces to be set out as the position shows (after sync or set_game)
+_REFUSED = const(2)  # the board came to rest in a state not accepted: the fix lights show
+_CHOICE = const(3)  # a choice offered on the destination's LED (_choice: the candidates)
+_RESEAT = const(4)  # the same, its piece lifted to be re-seated (a choice: >= _CHOICE)
 
 
 def _elapsed(now_ms, since):
@@ -74,16 +85,18 @@ class Interpreter:
         if self._seen[sq] == occupied:
             return _NO_EVENTS
         self._settle(now_ms)
-        if self._choice is not None:
+        mode = self._mode
+        if mode >= _CHOICE:
             if sq == self._choice_sq:
-                if occupied and self._reseating:
+                if occupied and mode == _RESEAT:
                     self._cycle_choice(now_ms)
-                self._reseating = not occupied
+                self._mode = _CHOICE if occupied else _RESEAT
                 self._apply(sq, occupied, now_ms)
                 self._acted = True  # the choice layer owns this state until it ends
                 return self._take_events()
-            if self._reseating:
+            if mode == _RESEAT:
                 self._choice = None  # the piece went elsewhere: read the board afresh
+                self._mode = _PLAY
             else:
                 self._commit(self._choice[self._choice_i], now_ms)
         self._apply(sq, occupied, now_ms)
@@ -104,15 +117,15 @@ class Interpreter:
                 side = self.pos.side
                 return self.resign(side ^ 1 if side == self.host_side else side, "resignation")
         elif name == "A":
-            if self._reseating:
+            if self._mode == _RESEAT:
                 pass  # the offered piece is off the board: put it back first
-            elif self._choice is not None:
+            elif self._mode == _CHOICE:
                 self._commit(self._choice[self._choice_i], now_ms)
             elif self._shape == _TAKEBACK and self._undo_allowed():
                 self._undo(now_ms)
             elif game.result is None:
                 self._emit(("hint-request",))
-        elif self._choice is not None:
+        elif self._mode >= _CHOICE:
             self._cycle_choice(now_ms)
         elif game.result is None and self.pos.can_declare_impasse():
             if self._impasse_ms is not None and _elapsed(now_ms, self._impasse_ms) < IMPASSE_ARM_MS:
@@ -126,12 +139,25 @@ class Interpreter:
                 self._impasse_ms = now_ms
         return self._take_events()
 
-    def tick(self, now_ms):
-        """Call every scan: commits a settled move, confirms a choice left alone."""
+    def tick(self, now_ms, pressed=False, blind_end=None):
+        """Call every loop pass, after the changes and presses it took: commits a settled
+        move, confirms a choice left alone. `pressed`: a button is down, its press still to
+        come, so the choice on show waits for it. `blind_end`: when the switches last went
+        unread for longer than the debounce (None: never)."""
         self._settle(now_ms)
-        if (self._choice is not None and not self._reseating
-                and _elapsed(now_ms, self._choice_ms) >= CHOICE_MS):
-            self._commit(self._choice[self._choice_i], now_ms)
+        if (blind_end is not None and self._unseen is None and self._acted
+                and self._shape == _LIFT and len(self._missing) == 1):
+            from boardfw import overlap   # loaded for the occasion: the board is rarely blind
+
+            try:
+                self._unseen = overlap.look_again(self, now_ms, blind_end)
+            finally:
+                unload("boardfw.overlap")
+        if self._mode == _CHOICE:
+            if pressed:
+                self._choice_ms = now_ms
+            elif _elapsed(now_ms, self._choice_ms) >= CHOICE_MS:
+                self._commit(self._choice[self._choice_i], now_ms)
         if self._impasse_ms is not None and _elapsed(now_ms, self._impasse_ms) >= IMPASSE_ARM_MS:
             self._impasse_ms = None
         return self._take_events()
@@ -164,8 +190,9 @@ class Interpreter:
         self.game.result = (side ^ 1, reason)
         self._order = None
         self._hint = None
+        if self._mode >= _CHOICE:
+            self._mode = _PLAY
         self._choice = None
-        self._reseating = False
         self._emit(("resign", side))
         self._emit_game_over()
         return self._take_events()
@@ -196,24 +223,28 @@ class Interpreter:
 
     def phase(self):
         """One word for the controller's status reports (see docs/firmware-interpreter.md)."""
-        if self._setup:
+        mode = self._mode
+        if mode == _SETUP:
             return "setup"
         if self.game.result is not None:
             return "game-over"
-        if self._choice is not None:
+        if mode >= _CHOICE:
             return "choice"
-        if self._refused:
+        if mode == _REFUSED:
             return "refused"
         if self._shape == _TAKEBACK:
             return "takeback"
         return "idle" if self._shape == _MATCH else "moving"
 
     def frame(self, now_ms=0):
-        """[(square, style)] to light at `now_ms`, the most important style per square;
-        unlisted squares are dark. ledlang.colour(style, now_ms) resolves the blinking."""
-        out = []
+        """The squares to light at `now_ms`, the most important style per square, written
+        into `lit` as (square, style) byte pairs; returns how many. Unlisted squares are
+        dark; ledlang.colour(style, now_ms) resolves the blinking. Allocates nothing: the
+        loop lights the board every pass."""
+        out = self.lit
+        out[_LIT_COUNT] = 0
         pos = self.pos
-        if self._setup:
+        if self._mode == _SETUP:
             self._put_fix(out)
             return self._unmark(out)
         result = self.game.result
@@ -223,9 +254,9 @@ class Interpreter:
                 style = ledlang.DRAW if winner is None else (
                     ledlang.WINNER if colour == winner else ledlang.LOSER)
                 self._put(out, pos.kings[colour], style)
-        elif self._refused:
+        elif self._mode == _REFUSED:
             self._put_fix(out)
-        if self._choice is not None:
+        if self._mode >= _CHOICE:
             self._put(out, self._choice_sq, self._choice_style())
         shape = self._shape
         if shape == _TAKEBACK:
@@ -236,6 +267,9 @@ class Interpreter:
             self._put(out, pos.kings[0], ledlang.IMPASSE)
             self._put(out, pos.kings[1], ledlang.IMPASSE)
         self._put_move(out, self._order, ledlang.ORDER_FROM, ledlang.ORDER_TO)
+        if self._unseen:
+            for sq in self._unseen:
+                self._put(out, sq, ledlang.FIX_LIFT)
         if (shape == _LIFT or shape == _MOVE) and result is None:
             self._put(out, self._from, ledlang.LIFTED)
             for sq in self._destinations(self._from):
@@ -259,6 +293,12 @@ class Interpreter:
             self._when = array("H", bytes(2 * v.size))  # sequence no. of each square's last change
             self._lifted_ms = array("H", bytes(2 * v.size))  # ticks_ms & 0xFFFF when it last lost its piece
             self._flags = bytearray(v.size)  # _BRIEF and _MARK, one byte for both
+            self.lit = bytearray(_LIT_COUNT + 1)  # what `frame` writes
+        # The game: its rules, and what the host and the buttons set for it (with _order,
+        # _hint and _impasse_ms). The gesture: what the hands did since the last move (with
+        # _seen, _when, _lifted_ms, _flags' _BRIEF, _missing, _extra, _touched, _seq,
+        # _unseen, _shown, and the shape _classify names). The mode, with the choice on offer
+        # in _CHOICE and _RESEAT. The frame: `lit`, and _flags' _MARK while it is built.
         self._casual = game.mode == CASUAL
         # Drop choices are offered cheapest first; hand_kinds is most valuable first.
         self._drop_order = bytes(reversed(v.hand_kinds))
@@ -266,16 +306,15 @@ class Interpreter:
         self._extra = []
         self._touched = []  # squares lifted since the last move that held a piece
         self._seq = 0
-        self._order = None
+        self._order = None      # the move the PC ordered: lit until the board shows it
         self._hint = None
+        self._mode = _PLAY
         self._choice = None
         self._choice_i = 0
         self._choice_sq = 0
         self._choice_ms = 0
-        self._reseating = False
-        self._impasse_ms = None
-        self._refused = False
-        self._setup = False
+        self._impasse_ms = None  # when B armed a declaration of impasse
+        self._unseen = None    # (not looked yet) or the pieces to re-seat: overlap.look_again
         self._shown = None
 
     def _renumber(self):
@@ -309,10 +348,11 @@ class Interpreter:
         self._last_captured = self._probe_last_capture()
         self._dests_from = 0
         self._dests = []
+        if self._mode != _SETUP:   # (set-up ends when the board matches: _apply)
+            self._mode = _PLAY
         self._choice = None
-        self._reseating = False
         self._impasse_ms = None
-        self._refused = False
+        self._unseen = None
         self._shown = None  # (from, to, sequence no.) of the last move put down, see _overlap
         self._changed_ms = now_ms
         self._classify()
@@ -330,8 +370,10 @@ class Interpreter:
         return captured
 
     def _enter_setup(self):
-        self._setup = bool(self._missing or self._extra)
-        if not self._setup:
+        if self._missing or self._extra:
+            self._mode = _SETUP
+        else:
+            self._mode = _PLAY
             self._emit(("ready",))
 
     def _apply(self, sq, occupied, now_ms):
@@ -347,6 +389,7 @@ class Interpreter:
             self._flags[sq] = self._flags[sq] & _MARK | (_BRIEF if brief else 0)
         else:
             self._lifted_ms[sq] = now_ms & 0xFFFF
+        self._unseen = None
         expected = 1 if self.pos.piece_at(sq) else 0
         if occupied == expected:
             if sq in self._missing:
@@ -368,10 +411,10 @@ class Interpreter:
                 and not (shown and self._seen[shown[1]] and self._when[shown[1]] == shown[2])):
             # (unless the last move put down still stands untouched: then another hand)
             self._shown = (self._from, sq, self._seq)
-        if self._shape != _OTHER:
-            self._refused = False
-        if self._setup and self._shape == _MATCH:
-            self._setup = False
+        if self._shape != _OTHER and self._mode == _REFUSED:
+            self._mode = _PLAY
+        if self._mode == _SETUP and self._shape == _MATCH:
+            self._mode = _PLAY
             self._emit(("ready",))
 
     def _classify(self):
@@ -511,7 +554,8 @@ class Interpreter:
         if self._acted or _elapsed(now_ms, self._changed_ms) < SETTLE_MS:
             return
         self._acted = True
-        if self._setup or self._choice is not None:
+        mode = self._mode
+        if mode == _SETUP or mode >= _CHOICE:
             return
         shape = self._shape
         if self._shown is not None and self.game.result is None and self._overlap():
@@ -536,7 +580,12 @@ class Interpreter:
             elif candidates:
                 self._offer(candidates, now_ms)
             elif not self._casual and (shape == _MOVE or self._hand_size()):
-                self._record_illegal()
+                from boardfw import overlap   # loaded for the occasion: a tournament's
+                                              # illegal move is rarer still
+                try:
+                    overlap.record_illegal(self)
+                finally:
+                    unload("boardfw.overlap")
             else:
                 self._refuse("illegal-move")
         elif shape == _OTHER:
@@ -575,7 +624,7 @@ class Interpreter:
         self._choice_i = 0
         self._choice_sq = self._to
         self._choice_ms = now_ms
-        self._reseating = False
+        self._mode = _CHOICE
         self._emit(("choice", candidates[0]))
 
     def _cycle_choice(self, now_ms):
@@ -590,27 +639,9 @@ class Interpreter:
         return ledlang.CHOICE_PROMOTE if is_promotion(m) else ledlang.CHOICE_KEEP
 
     def _refuse(self, reason):
-        if not self._refused:
-            self._refused = True
+        if self._mode == _PLAY:
+            self._mode = _REFUSED
             self._emit(("refused", reason))
-
-    def _record_illegal(self):
-        """Tournament: the mover loses; the move is named when the board shows one."""
-        pos = self.pos
-        side = pos.side
-        m = None
-        if self._shape == _MOVE:
-            m = make_move(self._from, self._to)
-        else:
-            held = [k for k in self.variant.hand_kinds if pos.hand_count(side, k)]
-            if len(held) == 1:
-                m = make_drop(held[0], self._to)
-        if m is None:
-            self.game.illegal(side)
-        else:
-            self.game.play(m)
-        self._emit(("illegal", m))
-        self._emit_game_over()
 
     def _commit(self, m, now_ms):
         self.game.play(m)
@@ -651,9 +682,12 @@ class Interpreter:
         return self._dests
 
     def _put(self, out, sq, style):
-        if sq and not self._flags[sq] & _MARK:
+        n = out[_LIT_COUNT]
+        if sq and not self._flags[sq] & _MARK and n < _LIT_COUNT:
             self._flags[sq] |= _MARK
-            out.append((sq, style))
+            out[n] = sq
+            out[n + 1] = style
+            out[_LIT_COUNT] = n + 2
 
     def _put_move(self, out, m, from_style, to_style):
         if m is not None:
@@ -669,6 +703,7 @@ class Interpreter:
 
     def _unmark(self, out):
         flags = self._flags
-        for sq, _ in out:
-            flags[sq] &= _UNMARK
-        return out
+        n = out[_LIT_COUNT]
+        for i in range(0, n, 2):
+            flags[out[i]] &= _UNMARK
+        return n // 2

@@ -15,6 +15,10 @@ to any one call always changes the key.
 from micropython import const
 
 _KEY_MASK = const(0xFFFFFF)   # keys stay small ints on the Pico: no allocation per call
+_ALL = const(255)             # the count of LEDs lit after `fill`: every one may be
+# The most LEDs whose lighting a frame keeps track of: a lifted piece's destinations, the
+# last move and a check fit; a frame that lights more (a set-up) is darkened whole.
+_TRACKED = const(32)
 
 
 class Leds:
@@ -24,25 +28,27 @@ class Leds:
         self.strip = strip
         self.buf = strip.buf
         self.config = config    # led_ma_per_channel, led_idle_ma, led_budget_ma (config.py)
-        # The LEDs lit since the last clear, which darkens only those (None: every LED, after
-        # fill). A zeroed copy of the buffer to clear from would hold a frame's worth of RAM.
-        self._lit = []
+        # The LEDs lit since the last clear, which darkens only those; the last entry counts
+        # them (_ALL: every LED, after fill or past _TRACKED). A zeroed copy of the buffer to clear from would
+        # hold a frame's worth of RAM; a list emptied with `del lit[:]` allocates a slice.
+        # (A board has at most 11 x 11 squares: an LED's index fits in a byte.)
+        self.lit = bytearray(min(len(self.buf) // 3, _TRACKED) + 1)
         self._key = 0           # of the frame being built
         self._shown = None      # the key of the frame last written
 
     def clear(self):
         """Start a frame: every LED dark."""
         buf = self.buf
-        lit = self._lit
-        if lit is None:
+        lit = self.lit
+        count = lit[-1]
+        if count == _ALL:
             for i in range(len(buf)):
                 buf[i] = 0
-            self._lit = []
         else:
-            for index in lit:
-                i = 3 * index
+            for k in range(count):
+                i = 3 * lit[k]
                 buf[i] = buf[i + 1] = buf[i + 2] = 0
-            del lit[:]
+        lit[-1] = 0
         self._key = 0
 
     def set(self, index, rgb):
@@ -52,8 +58,13 @@ class Leds:
         buf[i] = rgb >> 8 & 255
         buf[i + 1] = rgb >> 16
         buf[i + 2] = rgb & 255
-        if self._lit is not None:   # after fill, clear darkens every LED anyway
-            self._lit.append(index)
+        lit = self.lit
+        count = lit[-1]
+        if count < len(lit) - 1:    # (else: after fill, or an LED set twice; clear darkens all)
+            lit[count] = index
+            lit[-1] = count + 1
+        elif count != _ALL:
+            lit[-1] = _ALL
         # each step is one-to-one (33 is odd), so one call made otherwise changes the key
         key = (self._key * 33 + index) & _KEY_MASK
         self._key = (key * 33 ^ rgb) & _KEY_MASK
@@ -62,7 +73,7 @@ class Leds:
         """Every LED the colour `rgb` (the LED test)."""
         self.buf[:] = bytes((rgb >> 8 & 255, rgb >> 16, rgb & 255)) * (len(self.buf) // 3)
         self._key = (1 << 24) + rgb   # above every key `set` makes
-        self._lit = None
+        self.lit[-1] = _ALL
 
     def show(self):
         """Write the frame just built, scaled into the budget if needed, unless it is the

@@ -2,16 +2,34 @@
 
 The rows are read by `pico_hw.PinMatrix` on the board, `sim_hw.SimMatrixPins` in the
 simulator; this module only sees column bitmasks.
+
+The pieces and buttons are watched while the main loop is busy (`Watch`). Every reading of
+the matrix and the buttons is `Watch.scan(now_ms)`: a switch or a button whose new value
+has read the same on every sample for its debounce time is written, with the time it
+settled, into a ring of events that the main loop takes in order (`Watch.pop`). On the Pico
+a hard timer interrupt samples every `PicoHardware.sample_ms`, so a commit, a save, a
+garbage collection, a new game or the start-up in the main loop leave the board watched;
+only the flash chip's erases and programs, which stop the CPU, leave it blind
+(docs/emulator.md has the figures). On the unix port the main loop samples once a pass.
+Sampling runs in an interrupt: it allocates nothing.
 """
 from array import array
+from micropython import const
+
+_RING = const(16)         # events between two passes of the main loop; far more than hands make
+# Event codes: a switch's row * cols + col, or _BUTTON + a button's index in Buttons.buttons;
+# plus _CLOSED when it closed or was pressed. (buttons.py and controller.py share them.)
+_CLOSED = const(0x100)
+_BUTTON = const(0x200)
 
 
 class Matrix:
     """Debounced view of a matrix `reader` (anything with `read_row(row) -> bits`).
 
     A switch counts as changed only once it has read the same new value on every scan
-    for `debounce_ms`; shorter flickers are ignored. A scan reads each row once and
-    never waits, so the main loop stays free for serial and LEDs.
+    over `debounce_ms` (the board's debounce time less two steps between scans: a change
+    that lasts the board's debounce time is read that long); shorter flickers are ignored. A scan
+    reads each row once, never waits and allocates nothing: it runs in an interrupt.
     """
 
     def __init__(self, reader, rows, cols, debounce_ms):
@@ -34,8 +52,9 @@ class Matrix:
             self.stable[row] = bits
         self._unsettled = 0
 
-    def scan(self, now_ms, changes):
-        """Read all rows; append (row, col, closed) to `changes` for each settled change."""
+    def scan(self, now_ms, out):
+        """Read all rows; `out.append` (Watch) each settled change: code row * cols + col,
+        plus _CLOSED when it closed."""
         cols = self.cols
         for row in range(self.rows):
             bits = self.reader.read_row(row)
@@ -51,23 +70,73 @@ class Matrix:
                         else:
                             self._unsettled -= 1
             if self._unsettled and bits != self.stable[row]:
-                self._settle(row, bits, now_ms, changes)
+                self._settle(row, bits, now_ms, out)
 
-    def _settle(self, row, bits, now_ms, changes):
+    def _settle(self, row, bits, now_ms, out):
         pending = bits ^ self.stable[row]
         base = row * self.cols
         for col in range(self.cols):
-            if pending >> col & 1 and (now_ms - self._since[base + col]) & 0xFFFF >= self.debounce_ms:
+            if (pending >> col & 1 and (now_ms - self._since[base + col]) & 0xFFFF >= self.debounce_ms
+                    and out.append(base + col | (bits >> col & 1) << 8, now_ms)):
                 self.stable[row] ^= 1 << col
                 self._unsettled -= 1
-                changes.append((row, col, bool(bits >> col & 1)))
 
     def closed(self, row, col):
         return bool(self.stable[row] >> col & 1)
 
-    def bitmap(self, rows_state):
-        """All rows of `rows_state` (self.raw or self.stable) as one int, bit row*cols+col."""
-        value = 0
-        for row in range(self.rows - 1, -1, -1):
-            value = value << self.cols | rows_state[row]
-        return value
+
+class Watch:
+    """The sampling of `matrix` (Matrix) and `buttons` (buttons.Buttons) and the ring of
+    their settled changes. `blind_end`: when the last stretch between two samples longer
+    than half the matrix's debounce_ms ended (None: none yet), as a change inside such a
+    stretch can go unseen. (Its names are ones the firmware has already: each new name costs RAM.)"""
+
+    def __init__(self, matrix, buttons):
+        self.matrix = matrix
+        self.buttons = buttons
+        # code, then ticks_ms & 0xFFFF when it settled, of each event
+        self.buf = array("H", bytes(4 * _RING))   # the ring
+        self.end = 0              # where the next event goes: written by `scan` only
+        self.first = 0            # the oldest event not taken: written by `pop` only
+        self.blind_end = None
+        self.now_ms = None        # when the last sample was taken
+
+    def scan(self, now_ms):
+        """Read the matrix and the buttons once; ring the changes that settled."""
+        last = self.now_ms
+        # (a stretch over half the readings a change must last may hide one: on the Pico,
+        # read every 4 ms, only the flash chip's work makes one)
+        if last is not None and (now_ms - last) & 0x3FFFFFFF > self.matrix.debounce_ms // 2:
+            self.blind_end = now_ms
+        self.now_ms = now_ms
+        self.matrix.scan(now_ms, self)
+        self.buttons.scan(now_ms, self)
+
+    def append(self, value, now_ms):
+        """Ring one settled change, `value` its event code; False when the ring is full (the
+        change then stays unsettled and is rung by a later sample: late, never lost)."""
+        end = self.end
+        following = (end + 1) % _RING
+        if following == self.first:
+            return False
+        ring = self.buf
+        ring[2 * end] = value
+        ring[2 * end + 1] = now_ms & 0xFFFF
+        self.end = following
+        return True
+
+    def pop(self, now_ms):
+        """The oldest event as (code, board ms when it settled), or None. The code is a
+        switch's row * cols + col, or _BUTTON + a button's index, plus _CLOSED when it closed
+        or was pressed. (Called by the main loop only.)"""
+        first = self.first
+        if first == self.end:
+            return None
+        ring = self.buf
+        # the time in full from its 16 bits: events are taken within a second or so
+        ago = (now_ms - ring[2 * first + 1]) & 0xFFFF
+        if ago >= 0x8000:      # settled after `now_ms` was read
+            ago = 0
+        event = (ring[2 * first], (now_ms - ago) & 0x3FFFFFFF)
+        self.first = (first + 1) % _RING
+        return event

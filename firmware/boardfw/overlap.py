@@ -1,5 +1,7 @@
-"""Two moves in one gesture: the opponent replied before the mover's move had settled
-(docs/firmware-interpreter.md).
+"""Hands the board reads with difficulty (docs/firmware-interpreter.md): two moves in one
+gesture, the opponent replying before the mover's move had settled (`read_two_moves`); and a
+capture made while the board was blind (`look_again`); and the move a tournament game is
+lost by (`record_illegal`).
 
 The interpreter loads this module when the board shows such a state, which play brings
 rarely, and unloads it after: its code takes no RAM the rest of the time. It works on the
@@ -7,12 +9,15 @@ interpreter's own state, as one of its methods would.
 """
 from micropython import const
 
+from shogicore.move import make_drop, make_move
+
 # The interpreter's shape codes read here (interpreter.py numbers them; a test checks that
 # the two agree).
 _LIFT = const(1)
 _VICTIM = const(2)
 _MOVE = const(3)
 _DROP = const(4)
+_LIFT_SLACK_MS = const(100)  # a lift is rung this long at most after the hand took the piece
 
 
 def read_two_moves(it, overlapped):
@@ -48,11 +53,11 @@ def read_two_moves(it, overlapped):
             it._hint = None
             it._emit(("move", first[0]))
             return True  # the reply, complete or in hand, is read as any move is
-        refused = it._refused
+        mode = it._mode
         game.undo()
         _reread(it, changed, touched)
         it._shown = (frm, to, seq)
-        it._refused = refused
+        it._mode = mode
         it._acted = True
     else:
         it._classify()
@@ -69,3 +74,40 @@ def _reread(it, now_ms, touched):
         if it.pos.piece_at(sq) and sq not in it._touched:
             it._touched.append(sq)
     it._classify()
+
+
+def look_again(interpreter, now_ms, blind_end):
+    """The board rests with one piece up (the interpreter's _LIFT). The flash chip stops the
+    CPU while it erases a sector (45 ms) and the switches go unread meanwhile (matrix.Watch):
+    a capture made inside that stretch (the taken piece lifted, the capturing one put in its
+    place) leaves the board reading just this. If the board was blind since that piece was
+    lifted (or as it was), the opposing pieces it could have taken, to blink to be lifted
+    and put back (FIX_LIFT) so that the board sees which one was taken; else ()."""
+    frm = interpreter._from
+    since_lift = (now_ms - interpreter._lifted_ms[frm]) & 0xFFFF
+    if (now_ms - blind_end) & 0x3FFFFFFF > since_lift + _LIFT_SLACK_MS:
+        return ()
+    pos = interpreter.pos
+    victims = [sq for sq in interpreter._destinations(frm) if pos.piece_at(sq)]
+    if victims:
+        interpreter._emit(("refused", "unseen-capture"))
+    return victims
+
+
+def record_illegal(it):
+    """Tournament: the mover loses; the move is named when the board shows one."""
+    pos = it.pos
+    side = pos.side
+    m = None
+    if it._shape == _MOVE:
+        m = make_move(it._from, it._to)
+    else:
+        held = [k for k in it.variant.hand_kinds if pos.hand_count(side, k)]
+        if len(held) == 1:
+            m = make_drop(held[0], it._to)
+    if m is None:
+        it.game.illegal(side)
+    else:
+        it.game.play(m)
+    it._emit(("illegal", m))
+    it._emit_game_over()

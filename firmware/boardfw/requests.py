@@ -8,8 +8,8 @@ with nothing changed.
 """
 from micropython import const
 
-from boardfw import protocol
-from boardfw.controller import _make_game
+from boardfw import FIRMWARE_VERSION, protocol
+from boardfw.controller import make_game, new_game_id
 from boardfw.interpreter import UNDOABLE_ENDINGS
 from shogicore.errors import MoveError, SfenError
 from shogicore.game import CASUAL, TOURNAMENT
@@ -25,8 +25,12 @@ def answer(controller, verb, args):
     game = controller.game
     if args is None:   # the retry of the request saved last (controller._execute): its
         if verb == "undo":   # reply, as of the game now
-            return [str(game.position.plies)] + controller._sfen_words()
+            return [str(game.position.plies)] + controller.sfen_words()
         return () if verb == "resign" else (controller.game_id,)
+    if verb == "version":
+        return (str(protocol.PROTOCOL_VERSION), FIRMWARE_VERSION, controller.config.variant,
+                controller.config.name.replace(" ", "-"),
+                "-" if controller.last_seq is None else str(controller.last_seq))
     if verb == "start":
         return [controller.game_id] + game.start_sfen.split()
     if verb == "history":
@@ -34,14 +38,14 @@ def answer(controller, verb, args):
         if first < 1:
             raise protocol.ProtocolError("args", "FROM counts from 1")
         end = min(first - 1 + protocol.HISTORY_BATCH, game.position.plies)
-        return [controller.game_id, str(first)] + list(controller._usi_moves(first - 1, end))
+        return [controller.game_id, str(first)] + list(controller.usi_moves(first - 1, end))
     if verb == "new":
         variant_name, handicap, mode = args
-        controller._begin(_new_game(controller, variant_name, mode,
-                                    None if handicap == "-" else handicap, None))
+        _begin(controller, _new_game(controller, variant_name, mode,
+                                     None if handicap == "-" else handicap, None))
         return (controller.game_id,)
     if verb == "setpos":
-        controller._begin(_new_game(controller, args[0], args[1], None, " ".join(args[2:])))
+        _begin(controller, _new_game(controller, args[0], args[1], None, " ".join(args[2:])))
         return (controller.game_id,)
     if verb == "undo":
         return _undo(controller)
@@ -50,7 +54,7 @@ def answer(controller, verb, args):
             raise protocol.ProtocolError("over", "the game has ended")
         if args[0] not in ("black", "white") or args[-1] not in (args[0], "time"):
             raise protocol.ProtocolError("args", "resign black|white [time]")
-        controller._handle(controller.interpreter.resign(
+        controller.handle(controller.interpreter.resign(
             ("black", "white").index(args[0]), "time" if len(args) > 1 else "resignation"))
         return ()
     if verb == "host":   # the engine's side: a long press of A then resigns the other
@@ -61,12 +65,12 @@ def answer(controller, verb, args):
         controller.interpreter.host_side = side if side < 2 else -1
         return ()
     if verb == "ledtest":   # the maker's check: red, green, blue, white on every LED
-        controller._ledtest_start = controller.hw.ticks_ms()
+        controller.ledtest_start = controller.hw.ticks_ms()
         return ()
     if verb == "sensors":   # the raw and the debounced switch bitmaps
         matrix = controller.matrix
-        return (str(matrix.rows), str(matrix.cols), "%x" % matrix.bitmap(matrix.raw),
-                "%x" % matrix.bitmap(matrix.stable))
+        return (str(matrix.rows), str(matrix.cols), "%x" % _bitmap(matrix, matrix.raw),
+                "%x" % _bitmap(matrix, matrix.stable))
     raise protocol.ProtocolError("verb", "unknown request")
 
 
@@ -78,7 +82,7 @@ def _new_game(controller, variant_name, mode, handicap, sfen):
     if mode not in (CASUAL, TOURNAMENT):
         raise protocol.ProtocolError("variant", "mode is casual or tournament")
     try:
-        game = _make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
+        game = make_game(variant, sfen=sfen, mode=mode, handicap=handicap)
     except SfenError as e:
         raise protocol.ProtocolError("sfen", str(e))
     except ValueError as e:
@@ -88,6 +92,15 @@ def _new_game(controller, variant_name, mode, handicap, sfen):
     if _STATE_FRAME + len(variant_name) + len(mode) + len(game.start_sfen) > protocol.MAX_LINE:
         raise protocol.ProtocolError("long", "no reply could hold this position")
     return game
+
+
+def _begin(controller, game):
+    """A new game (host request or button): save it, then announce it."""
+    events = controller.set_game(game, new_game_id())
+    controller.save()
+    controller.send("new", controller.game_id, game.variant.name, game.mode,
+                     *controller.sfen_words())
+    controller.handle(events)
 
 
 def _undo(controller):
@@ -100,13 +113,21 @@ def _undo(controller):
     except MoveError:
         raise protocol.ProtocolError("empty", "no move to take back")
     events = controller.interpreter.set_game(game)
-    controller._save_changes((("undo",),))
-    controller._send("undo", str(game.position.plies + 1), *controller._sfen_words())
-    controller._handle(events)
-    return [str(game.position.plies)] + controller._sfen_words()
+    controller.save_changes((("undo",),))
+    controller.send("undo", str(game.position.plies + 1), *controller.sfen_words())
+    controller.handle(events)
+    return [str(game.position.plies)] + controller.sfen_words()
 
 
 def _number(text):
     if not text.isdigit() or len(text) > 6:
         raise protocol.ProtocolError("args", "expected a number")
     return int(text)
+
+
+def _bitmap(matrix, rows_state):
+    """All rows of `rows_state` (matrix.raw or matrix.stable) as one int, bit row*cols+col."""
+    value = 0
+    for row in range(matrix.rows - 1, -1, -1):
+        value = value << matrix.cols | rows_state[row]
+    return value

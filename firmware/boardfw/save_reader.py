@@ -1,20 +1,54 @@
-"""Reading a save file (format: see storage.py). It runs once per boot, so storage.load
+"""Reading the saved game (format: see storage.py). It runs once per boot, so GameStore.load
 imports it and unloads it again: its code gives its RAM back to the game in play."""
 import binascii
 
 from micropython import const
 
-from boardfw.storage import CorruptSave, SavedGame
+from boardfw.storage import CorruptSave, SavedGame, remove
 
 _FORMAT = const("yariboard-game 2")   # as storage.py writes it
 # Saves of earlier firmware: the same lines with no entries after the `crc` line. A board
 # updated in the middle of a game resumes it.
 _FORMAT_1 = const("yariboard-game 1")
+_TMP = const("/game.tmp")   # as storage.py writes them
+_LOG = const("/game.log")
 
 
-def parse(data, with_state=False):
-    """Bytes of a save file -> SavedGame; CorruptSave names the first problem. With
-    `with_state`, also (moves, entries, CRC) of the record: what appending goes on from."""
+def load(store):
+    """The game `store` (a GameStore) holds, None when there is none, and the store set to
+    append after it; CorruptSave if it is damaged. A leftover `game.tmp` (a power cut
+    during a compaction) is removed: the rename never happened, so `game.txt` still holds
+    the record as it was."""
+    remove(store.dir + _TMP)
+    data = _read(store.open, store.path)
+    if data is None:
+        return None
+    saved, tail = parse(data, True, _read(store.open, store.dir + _LOG) or b"")
+    store.plies = tail[0]
+    store.request = saved.request
+    store.result = saved.result
+    store.illegal = saved.illegal
+    store.appended = tail[1]
+    store.crc = tail[2]
+    return saved
+
+
+def _read(opener, path):
+    """The bytes of the file at `path`, None when there is none."""
+    try:
+        f = opener(path, "rb")
+    except OSError:
+        return None
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def parse(data, with_state=False, log=b""):
+    """Bytes of a record (and of the journal `log` after it) -> SavedGame; CorruptSave names
+    the first problem. With `with_state`, also (moves, journal bytes, CRC) of the game:
+    what appending goes on from."""
     cut = data.find(b"\ncrc ") + 1
     end = data.find(b"\n", cut) + 1
     if not cut or not end:
@@ -22,9 +56,13 @@ def parse(data, with_state=False):
     crc = binascii.crc32(data[:cut]) & 0xFFFFFFFF
     if data[cut:end] != b"crc %08x\n" % crc:
         raise CorruptSave("checksum wrong")
+    # (entries after the `crc` line: a record of firmware before the journal)
+    head = b"%08x\n" % crc
+    if not log.startswith(head):   # none, or one that follows another record: left out
+        log = head
     try:
         lines = data[:cut].decode().split("\n")
-        entries = data[end:].decode().split("\n")
+        entries = (data[end:] + log[9:]).decode().split("\n")
     except UnicodeError:
         raise CorruptSave("not text")
     if lines[0] != _FORMAT and lines[0] != _FORMAT_1:
@@ -79,7 +117,7 @@ def parse(data, with_state=False):
     except KeyError:
         raise CorruptSave("missing field")
     if with_state:
-        return saved, (kept + len(tail), len(entries), crc)
+        return saved, (kept + len(tail), len(log) if log[9:] else 0, crc)
     return saved
 
 

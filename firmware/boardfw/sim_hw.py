@@ -102,7 +102,7 @@ class SimHardware:
             self._report = Report(report, config)
         self.strip = SimStrip(config.led_count, self._report and self._report.leds)
         self.virtual_clock = virtual_clock
-        self._now = 0
+        self.now_ms = 0
         self._advance_left = 0
         self._ack = None
         self._control = control
@@ -116,12 +116,17 @@ class SimHardware:
         """Also wake the idle wait when `stream` (the serial input) has data."""
         self._wait.register(stream, select.POLLIN)
 
+    sample_ms = 0           # no interrupt: the main loop reads the switches and buttons
+
+    def start(self, sample):
+        """No interrupts here: the main loop calls `sample` itself (sample_ms is 0)."""
+
     def ticks_ms(self):
-        return self._now if self.virtual_clock else time.ticks_ms()
+        return self.now_ms if self.virtual_clock else time.ticks_ms()
 
     def advance(self, ms):
         # starts at 0 and never nears the ticks period in a simulator run: plain addition
-        self._now += ms
+        self.now_ms += ms
 
     def idle(self):
         """Between loop passes: answer a sync, move virtual time, or wait for input."""

@@ -31,8 +31,9 @@ class Report:
         """The phase and each lit square's LED style, when they changed (once asked)."""
         name = interpreter.variant.square_name
         words = ["styles", interpreter.phase()]
-        for sq, style in interpreter.frame(now):
-            words.append("%s:%d" % (name(sq), style))
+        lit = interpreter.lit
+        for i in range(0, 2 * interpreter.frame(now), 2):
+            words.append("%s:%d" % (name(lit[i]), lit[i + 1]))
         if words != self.styles:
             self.styles = words
             self.send(" ".join(words))

@@ -13,9 +13,9 @@ class SlowFile:
 
     def write(self, data):
         half = len(data) // 2
-        self._f.write(data[:half])
+        done = self._f.write(data[:half])
         time.sleep_ms(self._delay_ms)
-        return self._f.write(data[half:])
+        return done + self._f.write(data[half:])
 
     def read(self):
         return self._f.read()

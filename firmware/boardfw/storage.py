@@ -1,13 +1,16 @@
 """The game in flash: one short entry appended per committed change, compacted now and then.
 
-A committed move costs one line appended to `game.txt`, whatever the length of the game:
-the save takes the same time at ply 300 as at ply 10, and flash is written a few bytes per
-move rather than the whole game. Every 32 entries (and at every boot, and for
-a new game) the whole game is written to `game.tmp` and renamed over `game.txt`; the rename
-is atomic on littlefs (and on POSIX), so a power cut during a compaction leaves the record
-as it was before it.
+A committed move costs one line appended to the journal `game.log`, whatever the length of
+the game: the save takes the same time at ply 300 as at ply 10. The journal is kept under
+_COMPACT_BYTES, so that littlefs holds it inline in its directory block (files up to 512
+bytes on the Pico): an append then programs a page or two of that block and erases nothing,
+where an append to a larger file copies the file's last block into a freshly erased sector
+(copy-on-write), a 45 ms stop of the processor in every move's save. Once the journal is
+that long (and at every boot, and for a new game) the whole game is written to `game.tmp`,
+renamed over `game.txt`, and the journal removed; the rename is atomic on littlefs (and on
+POSIX), so a power cut during a compaction leaves the record as it was before it.
 
-File format (text, one item per line):
+Record format, `game.txt` (text, one item per line):
     yariboard-game 2
     id 5f3a9c01
     variant yari
@@ -20,16 +23,22 @@ File format (text, one item per line):
                             saved, or -: a retry after a restart is not carried out again)
     moves 7g7f 3c3d ...     (repeated, at most 16 moves per line)
     crc <crc32 of every byte above, 8 hex digits>
-    + 2g2f 1c0ffee0         entries appended since: a move,
+Journal format, `game.log`: the `crc` value of the record it follows (8 hex digits, a line),
+then the entries appended since:
+    + 2g2f 1c0ffee0         a move,
     - 9a3e27b1              a take-back (of the illegal move if one is recorded, else of the
                             last move; it clears the result),
     = white:resignation - 00c0ffee    the result and the illegal move as they now are;
     - 421c0ffee0 9a3e27b1   a take-back or result a host request made ends in its SEQ and
                             frame CRC (as the `request` line).
-An entry ends in the CRC-32 of the file's text up to it (the `crc` line's value extended by
-each entry's text before its CRC): an entry that is damaged, missing or out of place in the
-chain is caught. A last entry cut short by a power cut (no line end) is dropped at boot and
-the record compacted; any other damage is reported as CorruptSave, never resumed from.
+An entry ends in the CRC-32 of the record's text and the entries up to it (the `crc` line's
+value extended by each entry's text before its CRC): an entry that is damaged, missing or
+out of place in the chain is caught. A last entry cut short by a power cut (no line end) is
+dropped at boot and the record compacted; a journal that follows another record is what a
+power cut between a compaction's rename and the journal's removal left (its entries are in
+the record) and is dropped; any other damage is reported as CorruptSave, never resumed from.
+(Firmware before the journal appended the entries to `game.txt` after its `crc` line: such
+a record is still read.)
 """
 import binascii
 import os
@@ -39,8 +48,11 @@ from boardfw import unload
 
 _FORMAT = const("yariboard-game 2")   # (save_reader.py checks it too)
 _MOVES_PER_LINE = const(16)
-_COMPACT_EVERY = const(32)   # entries between compactions: bounds the file and the boot replay
+# Journal bytes that call for a compaction: the longest entry (a result with a host
+# request's SEQ, about 45 bytes) still leaves it under littlefs's inline 512.
+_COMPACT_BYTES = const(448)
 _TMP = const("/game.tmp")
+_LOG = const("/game.log")   # the journal (save_reader.py reads it)
 _BAD = const("/game.bad")
 
 
@@ -67,7 +79,7 @@ class CorruptSave(ValueError):
 
 class GameStore:
     """The record in flash, and what it holds now: `plies` moves, `result`, `illegal`
-    (protocol words) and `appended` entries since the last compaction."""
+    (protocol words) and `appended` bytes of journal since the last compaction."""
 
     def __init__(self, storage_dir, opener=open):
         self.dir = storage_dir
@@ -110,6 +122,7 @@ class GameStore:
         finally:
             f.close()
         os.rename(self.dir + _TMP, self.path)
+        remove(self.dir + _LOG)   # (a cut before this leaves it following another record)
         self.plies = written
         self.request = self.seq or self.request
         self.result = saved.result
@@ -124,14 +137,16 @@ class GameStore:
             words += (self.seq,)
         text = " ".join(words)
         crc = binascii.crc32(text, self.crc) & 0xFFFFFFFF   # a str as its bytes, as in `write`
-        f = self.open(self.path, "ab")
+        line = "%s %08x\n" % (text, crc)
+        f = self.open(self.dir + _LOG, "ab" if self.appended else "wb")
         try:
-            f.write("%s %08x\n" % (text, crc))   # one write: a cut leaves a prefix
+            if not self.appended:   # a new journal (over any leftover): first the CRC of
+                self.appended = f.write("%08x\n" % self.crc)   # the record it follows
+            self.appended += f.write(line)   # one write: a cut leaves a prefix
         finally:
             f.close()
         self.crc = crc
         self.request = self.seq or self.request
-        self.appended += 1
         op = words[0]
         if op == "+":
             self.plies += 1
@@ -141,41 +156,27 @@ class GameStore:
             self.illegal = self.result = "-"
         else:
             self.result, self.illegal = words[1], words[2]
-        return self.appended >= _COMPACT_EVERY
+        return self.appended >= _COMPACT_BYTES
 
     def load(self):
         """The saved game, None when there is none; CorruptSave if the record is damaged.
-
-        A leftover `game.tmp` (power cut during a compaction) is removed: the rename never
-        happened, so `game.txt` still holds the record as it was.
-        """
-        remove(self.dir + _TMP)
+        (Read by boardfw/save_reader.py, loaded for the occasion: it runs once per boot.)"""
         try:
-            f = self.open(self.path, "rb")
-        except OSError:
+            os.stat(self.path)
+        except OSError:   # no game: nothing loaded, so a first power-up's heap is the game's
             return None
-        try:
-            data = f.read()
-        finally:
-            f.close()
-        from boardfw.save_reader import parse   # unloaded again: it runs once per boot
+        from boardfw import save_reader
 
         try:
-            saved, tail = parse(data, True)
+            return save_reader.load(self)
         finally:
             unload("boardfw.save_reader")
-        self.plies = tail[0]
-        self.request = saved.request
-        self.result = saved.result
-        self.illegal = saved.illegal
-        self.appended = tail[1]
-        self.crc = tail[2]
-        return saved
 
     def set_aside_corrupt(self):
         """Keep a damaged save as game.bad (for inspection) so a new game can be saved."""
         remove(self.dir + _BAD)
         os.rename(self.path, self.dir + _BAD)
+        remove(self.dir + _LOG)
 
 
 def write(f, text, crc):

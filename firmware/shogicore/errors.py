@@ -2,8 +2,8 @@
 
 A move's text can fail three ways, as in python-chess: it reads as no move at all
 (InvalidMoveError), it names a move the position does not allow (IllegalMoveError), or it
-names more than one (AmbiguousMoveError, in notation.py: only Hodges can be ambiguous, and
-the board, which never loads that module, keeps no name it does not use). MoveError, their
+names more than one (AmbiguousMoveError, in the host's yariboard.records.notation: only Hodges
+can be ambiguous, and the board, which never writes Hodges, keeps no name it does not use). MoveError, their
 root, is what a caller that only reports the message catches; it is raised itself for what
 is no move (nothing to take back).
 """

@@ -5,7 +5,7 @@ import time
 import pytest
 
 from boardfw import protocol
-from shogicore.notation import parse_usi
+from shogicore.move import parse_usi
 from tests.play.test_e2e_board import Table
 from yariboard.board.link import Link, LinkError
 

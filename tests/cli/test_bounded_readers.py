@@ -23,7 +23,7 @@ from boardfw import protocol
 from shogicore import Position, SfenError
 from shogicore.errors import MoveError
 from shogicore.move import parse_usi
-from shogicore.notation import parse_hodges
+from yariboard.records.notation import parse_hodges
 from shogicore.variants import SHOGI, YARI, variant_by_name
 from tests.records.test_records import random_record
 from yariboard.board import replies

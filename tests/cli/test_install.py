@@ -13,7 +13,7 @@ import pytest
 import shogi
 
 from shogicore import YARI, Position
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from tests.mpy import ROOT
 from tests.oracles import fsf_legal_usi
 

@@ -5,8 +5,7 @@ list, and for Wa Shogi among the rules core's own."""
 import pytest
 
 from shogicore import Position, variant_by_name
-from shogicore.move import is_promotion, move_to
-from shogicore.notation import to_usi
+from shogicore.move import is_promotion, move_to, to_usi
 
 from tests.oracles import fsf_legal_usi, python_shogi_board, python_shogi_legal, random_game
 from yariboard.engines.builtin.movegen import captures_and_promotions

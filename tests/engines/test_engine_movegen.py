@@ -5,7 +5,7 @@ drops included (in check: the drops that block)."""
 import pytest
 
 from shogicore import Position, variant_by_name
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 
 from tests.oracles import fsf_legal_usi, python_shogi_board, python_shogi_legal, random_game
 from yariboard.engines.builtin.movegen import check_answers, hash_move_legal, legal_moves, lines_through

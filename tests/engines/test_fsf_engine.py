@@ -9,7 +9,7 @@ import pyffish
 import pytest
 import shogi
 
-from shogicore.notation import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 from yariboard.engines.fsf_notation import sfen_to_fsf, usi_to_uci
 from shogicore.perft import perft
 from shogicore.position import Position

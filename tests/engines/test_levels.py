@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from shogicore.position import Position
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from shogicore.variants import variant_by_name
 from yariboard.cli.main import main
 from yariboard.engines import fsf, levels

@@ -14,8 +14,7 @@ import pyffish
 import pytest
 import shogi
 
-from shogicore.move import move_to
-from shogicore.notation import to_usi
+from shogicore.move import move_to, to_usi
 from yariboard.engines.fsf_notation import usi_to_uci
 from shogicore.position import Position
 from shogicore.variants import BLACK, SHOGI, WHITE, YARI

@@ -9,7 +9,7 @@ import subprocess
 import time
 
 from shogicore.game import Game
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from tests.mpy import FIRMWARE, ROOT, micropython_binary, run_micropython
 from yariboard import resources
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares
@@ -29,14 +29,21 @@ def test_matrix_reports_a_change_only_after_it_held_for_the_debounce_time():
     result = micropython_json("""
 from boardfw.matrix import Matrix
 from boardfw.sim_hw import SimMatrixPins
+class Changes:
+    # what the matrix rings (matrix.Watch.append), as [row, col, closed] of 7 columns
+    def __init__(self):
+        self.items = []
+    def append(self, code, t):
+        self.items.append([(code & 255) // 7, (code & 255) % 7, bool(code & 256)])
+        return True
 pins = SimMatrixPins(9)
 m = Matrix(pins, 9, 7, 30)
 m.prime(0)
 log = []
 def scan(t):
-    changes = []
+    changes = Changes()
     m.scan(t, changes)
-    log.append([t, changes])
+    log.append([t, changes.items])
 pins.set(2, 3, True); scan(5)            # flicker: on for 20 ms only
 scan(15); pins.set(2, 3, False); scan(25); scan(60); scan(100)
 pins.set(4, 1, True); scan(110); scan(139); scan(140); scan(200)
@@ -55,6 +62,13 @@ def test_a_chattering_switch_does_not_hold_up_its_neighbours_in_the_row():
     reported = micropython_json("""
 from boardfw.matrix import Matrix
 from boardfw.sim_hw import SimMatrixPins
+class Changes:
+    # what the matrix rings (matrix.Watch.append), as [row, col, closed] of 7 columns
+    def __init__(self):
+        self.items = []
+    def append(self, code, t):
+        self.items.append([(code & 255) // 7, (code & 255) % 7, bool(code & 256)])
+        return True
 pins = SimMatrixPins(9)
 m = Matrix(pins, 9, 7, 30)
 m.prime(0)
@@ -62,9 +76,9 @@ out = []
 pins.set(0, 0, True)
 for t in range(0, 200, 5):
     pins.set(0, 6, (t // 5) % 2 == 0)      # column 6 chatters every scan
-    changes = []
+    changes = Changes()
     m.scan(t, changes)
-    out += [[t] + list(c) for c in changes]
+    out += [[t] + c for c in changes.items]
 print(json.dumps(out))
 """)
     assert reported == [[30, 0, 0, True]]
@@ -76,6 +90,13 @@ def test_the_debounce_time_holds_across_the_16_bit_wrap_of_its_timers():
     reported = micropython_json("""
 from boardfw.matrix import Matrix
 from boardfw.sim_hw import SimMatrixPins
+class Changes:
+    # what the matrix rings (matrix.Watch.append), as [row, col, closed] of 7 columns
+    def __init__(self):
+        self.items = []
+    def append(self, code, t):
+        self.items.append([(code & 255) // 7, (code & 255) % 7, bool(code & 256)])
+        return True
 pins = SimMatrixPins(9)
 m = Matrix(pins, 9, 7, 30)
 out = []
@@ -83,9 +104,9 @@ for start in (10, 65530, 3 * 65536 + 65530):
     m.prime(start - 10)
     pins.set(1, 1, not m.closed(1, 1))
     for t in range(start, start + 40):
-        changes = []
+        changes = Changes()
         m.scan(t, changes)
-        out += [[t - start] + list(c) for c in changes]
+        out += [[t - start] + c for c in changes.items]
 print(json.dumps(out))
 """)
     assert reported == [[30, 1, 1, True], [30, 1, 1, False], [30, 1, 1, True]]
@@ -98,8 +119,15 @@ from boardfw.sim_hw import SimPin
 a, b = SimPin(), SimPin()
 buttons = Buttons({'A': a, 'B': b}, 20)
 out = []
+class Edges:
+    # the watch's ring, handed straight back to the buttons as the main loop does
+    def append(self, code, t):
+        buttons.update(code & 255, bool(code & 256), t, ev)
+        return True
 def at(t):
+    global ev
     ev = []
+    buttons.scan(t, Edges())
     buttons.poll(t, ev)
     out.extend([t, name, long] for name, long in ev)
 a.level = 0; at(0); a.level = 1; at(5); at(40)          # 5 ms bounce: nothing
@@ -242,33 +270,62 @@ from boardfw.storage import GameStore, SavedGame, CorruptSave
 d = '%s'
 store = GameStore(d)
 store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f', '3c3d', '6g6f']))
-sizes = [os.stat(d + '/game.txt')[6]]
+record = open(d + '/game.txt', 'rb').read()
+sizes = [0]
 for words in %r:
     store.append(*words)
-    sizes.append(os.stat(d + '/game.txt')[6])
+    sizes.append(os.stat(d + '/game.log')[6])
+untouched = open(d + '/game.txt', 'rb').read() == record
 state = [store.plies, store.result, store.illegal, store.appended]
 fresh = GameStore(d)
 saved = fresh.load()
 loaded = [list(saved.moves), saved.result, fresh.plies, fresh.appended]
-whole = open(d + '/game.txt', 'rb').read()
 # a power cut in the middle of the next append: a prefix of its line, no line end
-open(d + '/game.txt', 'ab').write(b'+ 5g5f 12')
+open(d + '/game.log', 'ab').write(b'+ 5g5f 12')
 torn = GameStore(d)
 saved = torn.load()
 after_torn = [list(saved.moves), saved.result, torn.plies]
 torn.save(torn.load())  # the compaction at boot: a clean end to append to again
 torn.append('+', '5g5f')
 again = GameStore(d).load()
-print(json.dumps([sizes, state, loaded, after_torn, list(again.moves), again.result]))
+print(json.dumps([sizes, untouched, state, loaded, after_torn, list(again.moves),
+                  again.result]))
 """ % (tmp_path, APPENDS))
-    sizes, state, loaded, after_torn, again, again_result = result
+    sizes, untouched, state, loaded, after_torn, again, again_result = result
     moves = ["7g7f", "3c3d", "6g6f", "1g1f", "1c1d"]
-    assert state == [5, "white:resignation", "-", 5]
-    assert loaded == [moves, "white:resignation", 5, 5]
+    assert untouched   # the record is written by compactions only
+    assert state == [5, "white:resignation", "-", sizes[-1]]
+    assert loaded == [moves, "white:resignation", 5, sizes[-1]]
     assert after_torn == [moves, "white:resignation", 5]
     assert again == moves + ["5g5f"] and again_result == "white:resignation"
     per_entry = [b - a for a, b in zip(sizes, sizes[1:])]
-    assert all(0 < n <= 16 for n in per_entry[:4]), per_entry   # a move: a few bytes, not the game
+    # a move: a few bytes, not the game (the first one after the CRC of the record it follows)
+    assert per_entry[0] - 9 <= 16 and all(0 < n <= 16 for n in per_entry[1:4]), per_entry
+
+
+def test_a_journal_following_another_record_is_left_out_and_old_entries_still_load(tmp_path):
+    result = micropython_json("""
+import os
+from boardfw.storage import GameStore, SavedGame
+d = '%s'
+store = GameStore(d)
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f']))
+store.append('+', '3c3d')
+journal = open(d + '/game.log', 'rb').read()
+# a power cut between a compaction's rename and the journal's removal
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f', '3c3d']))
+open(d + '/game.log', 'wb').write(journal)
+stale = list(GameStore(d).load().moves)
+# a record of firmware before the journal: its entries after the crc line
+store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f']))
+store.append('+', '3c3d')
+entry = open(d + '/game.log', 'rb').read()[9:]
+os.remove(d + '/game.log')
+open(d + '/game.txt', 'ab').write(entry)
+before = list(GameStore(d).load().moves)
+print(json.dumps([stale, before]))
+""" % tmp_path)
+    assert result == [["7g7f", "3c3d"], ["7g7f", "3c3d"]]
 
 
 def test_a_damaged_missing_or_misplaced_entry_is_reported_not_resumed(tmp_path):
@@ -279,12 +336,11 @@ store = GameStore(d)
 store.save(SavedGame('1', 'yari', 'casual', '-', '-', '-', 'S', ['7g7f']))
 for words in %r:
     store.append(*words)
-data = open(d + '/game.txt', 'rb').read()
-head, _, tail = data.partition(b'\\ncrc ')
-crc_line, _, entries = tail.partition(b'\\n')
+data = open(d + '/game.log', 'rb').read()
+crc_line, _, entries = data.partition(b'\\n')
 lines = entries.split(b'\\n')[:-1]
 def rebuilt(entry_lines):
-    return head + b'\\ncrc ' + crc_line + b'\\n' + b''.join(l + b'\\n' for l in entry_lines)
+    return crc_line + b'\\n' + b''.join(l + b'\\n' for l in entry_lines)
 cases = {
     'flipped': rebuilt([lines[0].replace(b'2g2f', b'2g2e')] + lines[1:]),
     'missing': rebuilt(lines[:1] + lines[2:]),
@@ -295,7 +351,7 @@ cases = {
 }
 out = {}
 for name, damaged in cases.items():
-    open(d + '/game.txt', 'wb').write(damaged)
+    open(d + '/game.log', 'wb').write(damaged)
     try:
         out[name] = list(GameStore(d).load().moves)
     except CorruptSave as e:
@@ -410,30 +466,52 @@ class Pin:
 
     def __init__(self, n, mode=0, pull=None, value=None):
         self.n = n
-        self.init(mode, pull, value=value)
-
-    def init(self, mode=0, pull=None, value=None):
         self.mode = mode
-        if pull is not None:
-            self.pull = pull
-        if value is not None:
-            self.level = value
-        driven = [p for p in Circuit.rows.values() if p.mode == Pin.OUT]
+        self.pull = pull
+        if mode == Pin.IN and pull is not None:
+            Circuit.cols[n] = self
+
+    def value(self):
+        return Mem32()[0xD0000004] >> self.n & 1
+
+
+class Mem32:
+    # the SIO registers the matrix reads through: GPIO_IN, GPIO_OUT and GPIO_OE set/clear
+    out = 0
+    oe = 0
+
+    def __setitem__(self, address, bits):
+        if address == 0xD0000014:
+            Mem32.out |= bits
+        elif address == 0xD0000018:
+            Mem32.out &= ~bits
+        elif address == 0xD0000024:
+            Mem32.oe |= bits
+        elif address == 0xD0000028:
+            Mem32.oe &= ~bits
+        driven = [n for n in Circuit.rows if Mem32.oe >> n & 1]
         Circuit.driven_at_once = max(Circuit.driven_at_once, len(driven))
 
-    def value(self, v=None):
-        if v is not None:
-            self.level = v
-            return None
-        idle = 1 if self.pull == Pin.PULL_UP else 0
-        for (row_pin, col_pin) in Circuit.closed:
-            row = Circuit.rows[row_pin]
-            if col_pin == self.n and row.mode == Pin.OUT and row.level != idle:
-                return row.level
-        return idle
+    def __getitem__(self, address):
+        assert address == 0xD0000004
+        levels = 0
+        for n in Circuit.cols:
+            level = 1 if Circuit.cols[n].pull == Pin.PULL_UP else 0
+            for (row_pin, col_pin) in Circuit.closed:
+                if col_pin == n and Mem32.oe >> row_pin & 1:
+                    level = Mem32.out >> row_pin & 1
+            levels |= level << n
+        return levels
 
 class Machine:
     Pin = Pin
+    mem32 = Mem32()
+
+    class Timer:
+        PERIODIC = 1
+
+        def __init__(self, id, mode, period, callback, hard):
+            self.callback = callback
 
 class NeoPixelModule:
     class NeoPixel:
@@ -454,6 +532,7 @@ c = config.load('%s')
 out = []
 for active in (0, 1):
     Circuit.rows = {}
+    Circuit.cols = {}
     m = PinMatrix(c.row_pins, c.col_pins, active)
     for p in m._rows:
         Circuit.rows[p.n] = p
@@ -525,3 +604,150 @@ def test_simulator_restarts_with_the_pieces_of_its_last_set_line(tmp_path):
             assert frame[2][:2] == ["1", to_usi(game.variant, first)]
         finally:
             client.close()
+
+
+def test_the_watch_keeps_every_change_and_tap_while_the_loop_is_busy_in_order_and_on_time():
+    # The interrupt samples every 4 ms (debounce 30 ms, so 22 ms of readings) while the main
+    # loop takes nothing for 400 ms: a 30 ms tap of B and a piece lifted for 30 ms, each in
+    # the least favourable phase of the sampling, and 20 more changes than the ring holds.
+    # All come out in the order they settled, with their times; the ones the full ring could
+    # not take come later, none is lost. A 21 ms flicker never counts.
+    events = micropython_json("""
+from boardfw.buttons import Buttons
+from boardfw.matrix import Matrix, Watch
+from boardfw.sim_hw import SimMatrixPins, SimPin
+pins = SimMatrixPins(9)
+a, b = SimPin(), SimPin()
+m = Matrix(pins, 9, 7, 22)
+buttons = Buttons({'A': a, 'B': b}, 22)
+watch = Watch(m, buttons)
+m.prime(0)
+script = [(101, lambda: setattr(b, 'level', 0)), (131, lambda: setattr(b, 'level', 1)),
+          (141, lambda: pins.set(3, 3, False)), (171, lambda: pins.set(3, 3, True)),
+          (181, lambda: pins.set(4, 4, True)), (202, lambda: pins.set(4, 4, False))]
+pins.set(3, 3, True)
+m.prime(0)
+for row in (5, 6, 7):
+    script.append((220 + 4 * row, (lambda r: lambda: [pins.set(r, c, True) for c in range(7)])(row)))
+out = []
+t = 0
+while t < 400:
+    while script and script[0][0] <= t:
+        script.pop(0)[1]()
+    script.sort(key=lambda item: item[0])
+    watch.scan(t)
+    t += 1 if t % 4 else 4      # readings at 0, 4, 8 ...; hands act at any millisecond
+    t -= t % 4
+presses = []
+def take(now):
+    while True:
+        event = watch.pop(now)
+        if event is None:
+            return
+        code, at = event
+        if code & 0x200:
+            buttons.update(code & 255, code & 256, at, presses)
+            out.append(['button', code & 255, bool(code & 256), at])
+        else:
+            out.append(['switch', code & 255, bool(code & 256), at])
+take(400)
+for t in range(400, 480, 4):
+    watch.scan(t)
+take(480)
+buttons.poll(480, presses)
+print(json.dumps([out, presses, watch.blind_end]))
+""")
+    changes, presses, blind_end = events
+    # pressed at 101: read at 104 ... 128, settled at 126 -> the reading at 128
+    assert changes[:4] == [["button", 1, True, 128], ["button", 1, False, 156],
+                           ["switch", 3 * 7 + 3, False, 168], ["switch", 3 * 7 + 3, True, 196]]
+    switches = changes[4:]
+    assert sorted(c[1] for c in switches) == [row * 7 + col for row in (5, 6, 7) for col in range(7)]
+    assert all(c[0] == "switch" and c[2] for c in switches)
+    assert [c[3] for c in switches] == sorted(c[3] for c in switches)
+    assert max(c[3] for c in switches) >= 400             # the ring was full: rung once taken
+    assert presses == [["B", False]]                        # the tap, once, short
+    assert blind_end is None                                # read every 4 ms throughout
+
+
+def test_the_watch_notes_a_stretch_without_readings_longer_than_the_debounce():
+    blind = micropython_json("""
+from boardfw.buttons import Buttons
+from boardfw.matrix import Matrix, Watch
+from boardfw.sim_hw import SimMatrixPins
+m = Matrix(SimMatrixPins(9), 9, 7, 22)
+watch = Watch(m, Buttons({}, 22))
+out = []
+for t in (0, 4, 8, 19, 23, 35, 39):
+    watch.scan(t)
+    out.append(watch.blind_end)
+print(json.dumps(out))
+""")
+    assert blind == [None, None, None, None, None, 35, 35]  # 11 ms of 22 is not over half; 12 is
+
+
+IDLE_PASS = """
+import gc
+from boardfw import config
+from boardfw.controller import Controller
+from boardfw.serial_link import SerialLink
+from boardfw.sim_hw import SimHardware
+from shogicore.game import Game
+
+c = config.load('%s')
+hw = SimHardware(c, '%s')
+variant = Game('yari').variant
+position = Game('yari').position
+for sq in variant.squares:
+    if position.piece_at(sq):
+        hw.matrix_pins.set(*c.matrix_position(variant.square_name(sq)), True)
+ctl = Controller(hw, c, SerialLink())
+hw.controller = ctl
+ctl.boot()
+
+
+def passes(n):
+    # n passes of the main loop, 5 ms apart: what they allocate
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for _ in range(n):
+        hw.advance(5)
+        ctl.step()
+    allocated = gc.mem_alloc() - before
+    gc.enable()
+    return allocated
+
+
+def hand(verb, name):
+    hw.matrix_pins.set(*c.matrix_position(name), verb == 'place')
+    for _ in range(100):      # 500 ms: the change settles, and the move after it
+        hw.advance(5)
+        ctl.step()
+
+
+passes(10)       # (the serial link's first poll sets up what it reuses from then on)
+out = [passes(400)]                          # the set-up position, nothing lit
+hand('lift', '7g')
+out.append(passes(400))                      # a piece held: it and its destinations lit
+hand('place', '7f')
+out.append(passes(400))                      # the move is in: its squares lit
+out.append([ctl.game.position.plies, ctl.interpreter.frame(hw.ticks_ms())])
+print(out)
+"""
+
+
+def test_an_idle_pass_of_the_main_loop_allocates_nothing(tmp_path):
+    # Reading the watch's ring, polling the buttons, the interpreter's timers and the LED
+    # frame every 20 ms: nothing left for the collector while nobody touches the board and
+    # the lights stay steady.
+    code = IDLE_PASS % (BOARD, tmp_path)
+    proc = subprocess.Popen([micropython_binary(), "-c", code], cwd=FIRMWARE,
+                            env=dict(os.environ, MICROPYPATH=FIRMWARE), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = proc.stdout.read()
+        assert proc.wait(timeout=120) == 0, proc.stderr.read()
+    finally:
+        proc.stdin.close()
+    assert out.strip().splitlines()[-1] == "[0, 0, 0, [1, 2]]"

@@ -11,8 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from shogicore.game import Game
-from shogicore.move import is_drop, is_promotion, move_from, move_to
-from shogicore.notation import to_usi
+from shogicore.move import is_drop, is_promotion, move_from, move_to, to_usi
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares
 
 pytestmark = [pytest.mark.micropython]

@@ -77,7 +77,7 @@ def test_the_rarer_requests_are_answered_and_their_module_unloaded(tmp_path):
 RARE_PATHS = """
 import sys
 from shogicore.game import Game
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from boardfw.interpreter import Interpreter, IMPASSE_ARM_MS
 
 def board(sfen):

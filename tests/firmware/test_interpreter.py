@@ -6,7 +6,7 @@ functions on the MicroPython unix port too. Expected squares come from the rule 
 (docs/rules.md), worked out by hand, not from the interpreter.
 """
 from shogicore.game import Game
-from shogicore.notation import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 
 from boardfw import ledlang
 from boardfw.interpreter import CHOICE_MS, IMPASSE_ARM_MS, SETTLE_MS, Interpreter
@@ -19,6 +19,7 @@ MATE_SFEN = "k6/7/1P5/7/7/7/7/7/3K3 b R 1"            # R*6b mates (pawn 6c guar
 CHECK_SFEN = "3k3/7/7/7/3R3/7/7/7/3K3 w - 1"          # the Yari Rook on 4e checks 4a
 IMPASSE_SFEN = "3K3/7/7/7/7/7/7/7/3k3 b - 1"          # both Generals in their zones
 SLIDE_SFEN = "3k3/7/7/7/7/7/7/5R1/2K4 b - 1"          # Black Yari Rook 2h, open file
+BLIND_SFEN = "3k3/7/1p5/7/5p1/7/7/5R1/2K4 b - 1"      # Yari Rook 2h reaches pawn 2e, not 6c
 
 
 class Board:
@@ -70,7 +71,9 @@ class Board:
         return [to_usi(self.v, m) for m in self.game.position.moves()]
 
     def styles(self):
-        return dict((self.v.square_name(sq), style) for sq, style in self.it.frame(self.t))
+        lit = self.it.lit
+        return dict((self.v.square_name(lit[i]), lit[i + 1])
+                    for i in range(0, 2 * self.it.frame(self.t), 2))
 
     def usi(self, text):
         return parse_usi(self.v, text)
@@ -454,6 +457,51 @@ def test_button_a_does_not_confirm_while_the_offered_piece_is_lifted():
     assert b.press("A") == []
     b.wait(CHOICE_MS * 2)
     assert b.moves() == []
+
+
+def test_a_choice_waits_while_a_button_is_down_and_counts_again_from_its_release():
+    # B went down just before the wait ran out: its press is still to come, so the offer on
+    # show is not confirmed under the person's finger.
+    b = Board(PROMOTE_SFEN)
+    b.move("7d", "7c")
+    b.t += CHOICE_MS - 100
+    assert list(b.it.tick(b.t, True)) == []
+    b.t += 500
+    assert list(b.it.tick(b.t, True)) == []          # held past the wait: still offered
+    assert b.press("B", dt=10) == [("choice", b.usi("7d7c"))]
+    assert b.wait(CHOICE_MS - 100) == []              # a full wait from the press again
+    assert b.wait(200) == [("move", b.usi("7d7c"))]   # what the person chose: no promotion
+
+
+def test_a_capture_the_board_was_blind_to_asks_for_its_pieces_to_be_re_seated():
+    # Black's Yari Rook on 2h could take the pawn on 2e (not the one on 6c). The board saw
+    # the Rook leave, then was blind (a flash erase) while the pawn was taken and the Rook
+    # put in its place: it reads one piece up and nothing else.
+    b = Board(BLIND_SFEN)
+    b.lift("2h")
+    blind_end = b.t + 40
+    b.t += SETTLE_MS + 50
+    assert list(b.it.tick(b.t, False, blind_end)) == [("refused", "unseen-capture")]
+    styles = b.styles()
+    assert styles["2e"] == ledlang.FIX_LIFT                 # the Rook's possible captures
+    assert styles.get("6c") != ledlang.FIX_LIFT
+    assert styles["2h"] == ledlang.LIFTED
+    b.t += 500
+    assert list(b.it.tick(b.t, False, blind_end)) == []   # said once
+    b.lift("2e")                                          # the Rook lifted off the pawn's square
+    assert ledlang.FIX_LIFT not in b.styles().values()
+    b.place("2e")
+    assert b.wait() == [("move", b.usi("2h2e"))]
+
+
+def test_a_piece_held_up_with_the_board_never_blind_is_left_alone():
+    b = Board(BLIND_SFEN)
+    blind_end = b.t - 1000                               # blind long before the lift
+    b.lift("2h")
+    b.t += 3000
+    assert list(b.it.tick(b.t, False, blind_end)) == []
+    assert list(b.it.tick(b.t + 10)) == []
+    assert ledlang.FIX_LIFT not in b.styles().values()
 
 
 def test_drop_choice_offers_the_kinds_held_cheapest_first():

@@ -13,8 +13,7 @@ import random
 import pytest
 
 from shogicore.game import CASUAL, TOURNAMENT, Game
-from shogicore.move import drop_kind, is_drop, is_promotion, make_drop, move_from, move_to
-from shogicore.notation import to_usi
+from shogicore.move import drop_kind, is_drop, is_promotion, make_drop, move_from, move_to, to_usi
 from shogicore.variants import SHOGI, YARI
 
 from boardfw.interpreter import CHOICE_MS, SETTLE_MS
@@ -31,7 +30,7 @@ DROP_ORDER = {"yari": ("P", "N", "B", "R"), "shogi": ("P", "L", "N", "S", "G", "
 REPLAY = '''
 def replay(script):
     from shogicore.game import Game
-    from shogicore.notation import to_usi
+    from shogicore.move import to_usi
     from boardfw.interpreter import Interpreter
     game = Game(script["variant"], script["sfen"], script["mode"])
     v = game.variant

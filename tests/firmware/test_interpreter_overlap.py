@@ -201,7 +201,7 @@ def test_a_drop_on_the_vacated_square_within_300_ms_is_the_opponents_move(mode):
     events += it.tick(1700)
     usi = [str(e[1]) for e in events]
     assert [e[0] for e in events] == ["move", "move"], events
-    from shogicore.notation import to_usi
+    from shogicore.move import to_usi
     assert [to_usi(game.variant, m) for m in game.position.moves()] == ["4i4h", "R*4i"]
     assert game.result is None and len(usi) == 2
 
@@ -225,7 +225,7 @@ def test_a_reply_that_looks_like_taking_back_the_move_before_is_read_as_a_reply(
     # Standard shogi. White's Rook goes 6b-6c; Black drops a Pawn on 6b (the square it
     # left) and White at once takes it with the Rook. The board ends as if 6b-6c were taken
     # back, but the switches saw a piece put on 6b before the Rook was lifted: two moves.
-    from shogicore.notation import to_usi
+    from shogicore.move import to_usi
     game, it, sq = _board("4k4/3r5/9/9/9/9/9/9/4K4 w P 1", variant="shogi")
     events = list(it.on_sensor(sq("6b"), False, 100)) + list(it.on_sensor(sq("6c"), True, 200))
     events += it.tick(600)
@@ -241,7 +241,7 @@ def test_a_reply_that_looks_like_taking_back_the_move_before_is_read_as_a_reply(
 
 def test_the_board_announces_both_moves_each_with_its_own_ply_and_position(tmp_path):
     """The real firmware on the simulated board: the issue's example, end to end."""
-    from shogicore.notation import parse_usi
+    from shogicore.move import parse_usi
     from yariboard.sim.board import SerialClient, SimBoard, occupied_squares
     sfen = "1nnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBK1NR b Nr 1"
     with SimBoard(str(tmp_path / "flash"), log_dir=str(tmp_path)) as sim:

@@ -7,7 +7,7 @@ import pytest
 from boardfw import ledlang
 from boardfw import protocol
 from shogicore.game import Game
-from shogicore.notation import parse_usi
+from shogicore.move import parse_usi
 from shogicore.variants import YARI
 from yariboard.board.ledstyles import channels
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares

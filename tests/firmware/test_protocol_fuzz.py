@@ -61,8 +61,7 @@ def test_garbage_never_crashes_the_board_nor_changes_the_game(tmp_path):
         client.wait_for(lambda f: f[1] == "move" and f[2][0] == "6")
         kind, before = client.request("state")
         assert kind == "ok" and before[3] == "6"
-        with open(tmp_path / "flash" / "game.txt", "rb") as f:
-            saved_before = f.read()
+        saved_before = [(tmp_path / "flash" / name).read_bytes() for name in ("game.txt", "game.log")]
 
         mark = len(client.frames)
         for i in range(400):
@@ -74,8 +73,8 @@ def test_garbage_never_crashes_the_board_nor_changes_the_game(tmp_path):
 
         assert sim.alive()
         assert kind == "ok" and after == before
-        with open(tmp_path / "flash" / "game.txt", "rb") as f:
-            assert f.read() == saved_before
+        assert [(tmp_path / "flash" / name).read_bytes()
+                for name in ("game.txt", "game.log")] == saved_before
         replies = client.frames[mark:]
         errors = [f[2] for f in replies if f[1] == "err"]
         assert len(errors) > 200

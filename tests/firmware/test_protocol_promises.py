@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from boardfw import protocol
 from shogicore.game import Game
-from shogicore.notation import parse_usi
+from shogicore.move import parse_usi
 from yariboard.board.link import Link
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures
 
@@ -60,15 +60,18 @@ def board(tmp_path_factory):
         sim.send_commands(move_gestures(game.position, m))
         game.play(m)
     client.wait_for(lambda f: f[1] == "move" and f[2][0] == "2")
-    yield sim, client, str(tmp / "flash" / "game.txt")
+    yield sim, client, str(tmp / "flash")
     client.close()
     sim.close()
     assert "Traceback" not in sim.stderr_text()
 
 
 def snapshot(client, save_path):
-    with open(save_path, "rb") as f:
-        saved = f.read()
+    """The board's answers and its save: the record and the journal of the moves since."""
+    saved = []
+    for name in ("game.txt", "game.log"):
+        with open(os.path.join(save_path, name), "rb") as f:
+            saved.append(f.read())
     return (client.request("state"), client.request("start"), client.request("history", "1"),
             saved)
 

@@ -8,8 +8,7 @@ import random
 
 import pytest
 
-from shogicore.move import is_drop, is_promotion, make_drop, make_move, move_from, move_to
-from shogicore.notation import to_usi
+from shogicore.move import is_drop, is_promotion, make_drop, make_move, move_from, move_to, to_usi
 from shogicore.position import Position
 from yariboard.records.archive import Archive
 from yariboard.board.link import Link

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardfw import protocol
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from shogicore.position import Position
 from shogicore.variants import YARI
 from yariboard.records.archive import Archive

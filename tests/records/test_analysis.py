@@ -11,7 +11,7 @@ import cshogi
 import cshogi.KIF
 import pytest
 
-from shogicore.notation import parse_usi
+from shogicore.move import parse_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from tests.fsf_support import require_fsf

@@ -8,7 +8,7 @@ import tempfile
 import pytest
 
 from shogicore import Position
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from tests.records.test_records import random_record
 from yariboard.records import formats as exports
 from yariboard.records.archive import Archive

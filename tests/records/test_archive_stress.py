@@ -6,8 +6,7 @@ import sqlite3
 import pytest
 
 from shogicore import Position
-from shogicore.move import make_move, move_from, move_to
-from shogicore.notation import to_usi
+from shogicore.move import make_move, move_from, move_to, to_usi
 from tests.records.test_records import random_record
 from yariboard.records import archive as archive_module
 from yariboard.records.archive import Archive, ArchiveBusy

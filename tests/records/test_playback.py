@@ -79,3 +79,55 @@ def test_a_position_set_up_from_a_remembered_start_is_the_one_read_from_its_sfen
                 position.push(move)
         assert again.sfen() == reference.sfen() and again.hash == reference.hash
         assert first.board == reference.board and again.status() == reference.status()
+
+
+def checking_games(variant, seed, count=12):
+    """(RecordPosition, the core's Position) after each move of random games that give check
+    often: checks, and pieces pinned to their General, are where the fast tests can err."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        fast, core = RecordPosition(variant), Position(variant)
+        for _ in range(rng.randint(20, 160)):
+            legal = core.legal_moves()
+            if not legal or core.status():
+                break
+            checking = [m for m in legal if gives_check(core, m)]
+            move = rng.choice(checking if checking and rng.random() < 0.4 else legal)
+            fast.push(move)
+            core.push(move)
+            yield fast, core, move
+
+
+def gives_check(position, move):
+    position.push(move)
+    checked = position.in_check()
+    position.pop()
+    return checked
+
+
+@pytest.mark.parametrize("variant", ["shogi", "yari", "wa", "wa-nodrops"])
+def test_check_after_each_move_is_the_cores(variant):
+    """push asks in_check only where the move can give check (the piece moved, the line it
+    opened): the answer after every move, against the core's."""
+    checks = 0
+    for fast, core, move in checking_games(variant, seed=len(variant) * 7):
+        assert fast.checked == core.in_check(), (core.sfen(), move)
+        checks += core.in_check()
+    assert checks > 50
+
+
+@pytest.mark.parametrize("variant", ["shogi", "yari", "wa", "wa-nodrops"])
+def test_allows_the_legal_moves_of_pinned_and_checked_pieces(variant):
+    """A piece that shields its General is made and unmade only when an enemy piece stands
+    behind it: the moves of every piece, every few moves of such games, against the core."""
+    pinned = 0
+    for ply, (fast, core, _) in enumerate(checking_games(variant, seed=len(variant) * 11, count=8)):
+        if ply % 2:
+            continue
+        squares = core.variant.squares
+        own = [sq for sq in squares if core.board[sq] and core.board[sq] >> 5 == core.side]
+        tried = [(frm << 8) | to | promote for frm in own for to in squares for promote in (0, PROMOTION)]
+        legal = set(core.legal_moves())
+        assert {m for m in tried if fast.allows(m)} == {m for m in tried if m in legal}, core.sfen()
+        pinned += len(core._pinned(core.side))
+    assert pinned > 0

@@ -9,7 +9,7 @@ import shogi
 import shogi.KIF
 
 from shogicore.impasse import impasse_result
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from yariboard.records import formats as exports

@@ -7,7 +7,7 @@ import cshogi.KIF
 import shogi.KIF
 
 from shogicore.game import Game
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from shogicore.variants import variant_by_name
 from yariboard.play.controls import check_new_game
 from yariboard.records import formats as exports

@@ -3,8 +3,8 @@ import pyffish
 import pytest
 
 from shogicore import SHOGI, YARI, IllegalMoveError, InvalidMoveError, Position
-from shogicore.move import is_drop, move_from, move_to
-from shogicore.notation import AmbiguousMoveError, parse_hodges, parse_usi, to_hodges, to_usi
+from shogicore.move import is_drop, move_from, move_to, parse_usi, to_usi
+from yariboard.records.notation import AmbiguousMoveError, parse_hodges, to_hodges
 from yariboard.engines.fsf_notation import sfen_to_fsf, uci_to_usi, usi_to_uci
 from tests.oracles import fsf_legal_usi, random_game
 

@@ -5,7 +5,7 @@ import importlib
 import pytest
 
 from shogicore import Position
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from yariboard.engines.builtin.movegen import legal_moves
 
 # Black's pawn on 7d may step to 7c: the third rank from White's side.

@@ -11,7 +11,7 @@ pytestmark = [pytest.mark.micropython]
 CHECK_VECTORS = """
 import json
 from shogicore import Position, variant_by_name
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 vectors = json.load(open(%r))
 bad = 0
 for v in vectors:

@@ -4,7 +4,7 @@ import pytest
 import shogi
 
 from shogicore import SHOGI, YARI, Position
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from yariboard.engines.fsf_notation import fsf_to_sfen, sfen_to_fsf, usi_to_uci
 from shogicore.perft import perft
 from tests.oracles import fsf_legal_usi, pick, python_shogi_legal

@@ -10,8 +10,7 @@ import shogi
 from shogicore import SHOGI, YARI, Position, SfenError
 from shogicore.errors import IllegalMoveError
 from shogicore.impasse import impasse_result
-from shogicore.move import parse_usi
-from shogicore.notation import to_usi
+from shogicore.move import parse_usi, to_usi
 from tests.oracles import pick, python_shogi_legal
 
 # Black (the attacker) has no king, White nine pawns on file 2, one on its last rank: a

@@ -11,7 +11,8 @@ import pytest
 
 from shogicore import (IllegalMoveError, InvalidMoveError, MoveError, Position, SfenError,
                        variant_by_name)
-from shogicore.notation import parse_hodges, parse_usi, to_hodges, to_usi
+from shogicore.move import parse_usi, to_usi
+from yariboard.records.notation import parse_hodges, to_hodges
 from shogicore.perft import perft
 from yariboard.engines.xboard import (sfen_to_xboard_fen, square_from_xboard, square_to_xboard,
                               usi_from_xboard, usi_to_xboard)
@@ -40,7 +41,7 @@ def _rule_book_tables():
 def test_every_piece_has_the_rule_books_letter_and_abbreviation():
     rows = _rule_book_tables()
     assert len(rows) == 31
-    from shogicore.notation import hodges_name
+    from yariboard.records.notation import hodges_name
     for hodges, sfen in rows:
         kind = WA.kind_of(sfen)
         assert hodges_name(WA, kind) == hodges

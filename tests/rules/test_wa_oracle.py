@@ -32,7 +32,7 @@ import time
 import pytest
 
 from shogicore import Position
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from yariboard.engines.base import Limit
 from yariboard.engines.xboard import (LIST_DEPTH, LIST_MARGIN, MATE_CENTIPAWNS, EngineDied, XBoardEngine,
                               XBoardError, find_crazywa)

@@ -6,8 +6,7 @@ square by square from the seed's description), never taken from the tables under
 import pytest
 
 from shogicore import BLACK, WHITE, Game, MoveError, Position, SfenError, variant_by_name
-from shogicore.move import is_drop, move_to
-from shogicore.notation import to_usi
+from shogicore.move import is_drop, move_to, to_usi
 
 pytestmark = [pytest.mark.micropython]
 
@@ -375,7 +374,7 @@ def test_wa_rules_are_the_same_on_micropython():
     from tests.oracles import random_game
     start, moves = random_game(21, variant="wa", max_plies=80)
     code = ("from shogicore import Position\n"
-            "from shogicore.notation import to_usi\n"
+            "from shogicore.move import to_usi\n"
             "from shogicore.perft import perft\n"
             "for name in ('wa', 'wa-nodrops'):\n"
             "    print([perft(Position(name), d) for d in (1, 2)])\n"

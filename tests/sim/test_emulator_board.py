@@ -14,8 +14,7 @@ import sys
 import pytest
 
 from shogicore.game import Game
-from shogicore.move import is_drop, move_from
-from shogicore.notation import to_usi
+from shogicore.move import is_drop, move_from, to_usi
 from tests.emulator import board, flash_emulator, flashed, needs_emulator  # noqa: F401 (fixtures)
 from tests.oracles import fsf_legal_usi
 from yariboard.sim.emulator import HAND_MS, MICROPYTHON_VERSION, led_styles

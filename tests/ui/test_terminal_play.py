@@ -22,7 +22,7 @@ import time
 
 import pyte
 
-from shogicore.notation import parse_usi
+from shogicore.move import parse_usi
 from shogicore.position import Position
 from yariboard.records.archive import Archive
 from yariboard.sim.rig import SimRig

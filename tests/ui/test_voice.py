@@ -10,7 +10,7 @@ import wave
 import pytest
 
 from shogicore.move import move_to, parse_usi
-from shogicore.notation import to_hodges
+from yariboard.records.notation import to_hodges
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from yariboard.play.boards import SimTable

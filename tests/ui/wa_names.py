@@ -5,7 +5,7 @@ and a long random Wa game to check them on."""
 import random
 
 from shogicore.move import to_usi
-from shogicore.notation import to_hodges
+from yariboard.records.notation import to_hodges
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 

@@ -116,7 +116,10 @@ let ledFrames = 0;
 // matrix scan timing: when row 0 was last driven, and the busy board time of each pass
 let passStart = -1;
 let passIdleAt = 0;
+let passChipAt = 0;
 const passBusyNs: number[] = [];
+// A stretch longer than this between two readings of the matrix is reported as `blind`.
+const BLIND_REPORT_NS = 10_000_000;
 // power cut: at a board time, or during the k-th flash operation from now
 let cutAtNs = Infinity;
 let cutFlashOps = -1;
@@ -282,9 +285,13 @@ function rowDriven(state: GPIOPinState) {
   if (passStart >= 0) {
     passBusyNs.push(t - passStart - (stats.idleNs - passIdleAt));
     if (passBusyNs.length > 4096) passBusyNs.splice(0, 2048);
+    if (t - passStart > BLIND_REPORT_NS) {
+      report(`blind ${Math.round(passStart)} ${Math.round(t)} ${Math.round(stats.flashChipNs - passChipAt)}`);
+    }
   }
   passStart = t;
   passIdleAt = stats.idleNs;
+  passChipAt = stats.flashChipNs;
 }
 
 function boot() {
@@ -360,8 +367,8 @@ function runQueue() {
     else if (verb === 'place') { args.forEach((s) => occupied.add(s)); updateColumns(); }
     else if (verb === 'lift') { args.forEach((s) => occupied.delete(s)); updateColumns(); report(`lifted ${Math.round(now())} ${args.join(' ')}`); }
     else if (verb === 'set') { occupied.clear(); args.forEach((s) => occupied.add(s)); updateColumns(); }
-    else if (verb === 'press') { args.forEach((b) => pressed.add(b)); updateButtons(); }
-    else if (verb === 'release') { args.forEach((b) => pressed.delete(b)); updateButtons(); }
+    else if (verb === 'press') { args.forEach((b) => pressed.add(b)); updateButtons(); report(`pressed ${Math.round(now())} ${args.join(' ')}`); }
+    else if (verb === 'release') { args.forEach((b) => pressed.delete(b)); updateButtons(); report(`released ${Math.round(now())} ${args.join(' ')}`); }
     else if (verb === 'advance') waitUntilNs = now() + Number(args[0]) * 1e6;
     else if (verb === 'sync') report(`ack ${args[0]} ${Math.round(now())}`);
     else if (verb === 'stats') reportStats(args[0]);

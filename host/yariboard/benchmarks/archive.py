@@ -15,7 +15,7 @@ import statistics
 import tempfile
 import time
 
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from yariboard.records import formats

@@ -26,7 +26,7 @@ import time
 
 from boardfw.save_reader import parse
 from shogicore.game import Game
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from yariboard.resources import CHECKOUT, board_file
 from yariboard.sim.board import FIRMWARE, micropython_binary, move_gestures, occupied_squares
 
@@ -123,7 +123,13 @@ def plays_whole_game(binary, heap_kb, firmware_dir, control_path, expected, work
                                       board=board)
     try:
         with open(os.path.join(storage, "game.txt"), "rb") as f:
-            saved = list(parse(f.read()).moves)
+            record = f.read()
+        journal = os.path.join(storage, "game.log")   # the entries since the last compaction
+        log = b""
+        if os.path.exists(journal):
+            with open(journal, "rb") as f:
+                log = f.read()
+        saved = list(parse(record, log=log).moves)
     except (OSError, ValueError):   # no save, or a damaged one
         return False
     finally:
@@ -303,7 +309,7 @@ for usi in MOVES:
     m = parse_usi(c.game.variant, usi)
     c.game.play(m)
     start = time.ticks_us()
-    c._save_changes((('move', m),))
+    c.save_changes((('move', m),))
     save_us.append(time.ticks_diff(time.ticks_us(), start))
     start = time.ticks_us()
     position.status()
@@ -311,7 +317,7 @@ for usi in MOVES:
 written = WRITTEN[0]
 start = time.ticks_us()
 for _ in range(5):
-    c._save()
+    c.save()
 compaction_us = time.ticks_diff(time.ticks_us(), start) / 5
 print(json.dumps({'idle_us': idle, 'holding_us': holding, 'lit_ms': lit_ms,
                   'lit_pass_us': lit_pass_us, 'debounce_ms': cfg.debounce_ms,

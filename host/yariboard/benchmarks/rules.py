@@ -15,7 +15,7 @@ import tempfile
 import time
 
 from shogicore import SHOGI, YARI, Position
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from shogicore.perft import perft
 from yariboard import resources
 FIRMWARE = resources.firmware_dir()

@@ -9,7 +9,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from shogicore.notation import to_hodges
+from yariboard.records.notation import to_hodges
 from yariboard.records import analysis, formats as exports
 from yariboard.records.formats import kif
 from yariboard.cli.common import add_db_option, fail, open_archive

@@ -2,7 +2,7 @@
 import sys
 
 from shogicore import MoveError, Position, SfenError, variant_by_name
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from shogicore.perft import perft
 from shogicore.variants import VARIANT_NAMES
 

@@ -6,7 +6,7 @@ the same budget; positions where the game is over are judged by the rules, not s
 """
 import time
 
-from shogicore.notation import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.engines.base import MATE_SCORE, Limit

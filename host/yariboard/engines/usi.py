@@ -18,7 +18,7 @@ so a screen can show the engine thinking.
 import time
 
 from shogicore.errors import MoveError
-from shogicore.notation import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 from shogicore.variants import BLACK, YARI, variant_by_name
 
 from yariboard.engines.base import MATE_BOUND, MATE_SCORE, EngineError, Limit, SearchResult

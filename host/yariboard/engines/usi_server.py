@@ -19,7 +19,7 @@ import threading
 import time
 
 from shogicore.errors import MoveError
-from shogicore.notation import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 

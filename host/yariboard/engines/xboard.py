@@ -15,7 +15,7 @@ import shutil
 import time
 
 from shogicore.errors import MoveError
-from shogicore.notation import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 from shogicore.variants import variant_by_name
 
 from yariboard.engines.base import MATE_BOUND, EngineError, Limit, SearchResult

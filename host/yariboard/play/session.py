@@ -18,7 +18,8 @@ facts it shows (the engine's latest opinion, the search in progress, what is lit
 import threading
 import time
 
-from shogicore.notation import parse_usi, to_hodges, to_usi
+from shogicore.move import parse_usi, to_usi
+from yariboard.records.notation import to_hodges
 
 from yariboard.engines.base import Limit
 from yariboard.board.link import BoardRefused, Disconnected

@@ -20,7 +20,8 @@ pawns or a minor piece, a mistake about one and a half pawns.
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from shogicore.notation import parse_usi, to_hodges
+from shogicore.move import parse_usi
+from yariboard.records.notation import to_hodges
 from shogicore.variants import BLACK
 
 from yariboard.records.game import replay, starting_position

@@ -6,8 +6,11 @@ checks and pins of the whole position; at a record's scale (an import or export 
 thousands of games) that was most of the time. Here a board move is checked on its own:
 its piece can go there (the variant's step, slide and range tables, the squares between
 empty), the promotion is one the rules allow, and the mover's General is safe after it (the
-core's own make, look, unmake). Drops keep the core's own check, which already looks at the
-one square. The USI text of a move is read and written through a table per variant.
+core's own make, look, unmake, done only when the move could expose it). Drops keep the
+core's own check, which already looks at the one square. Whether a move gives check, which
+the core's push records, is asked of the core only when the piece moved or the line it
+opened can reach the other General. The USI text of a move is read and written through a
+table per variant.
 """
 from shogicore.move import PROMOTION, parse_usi, to_usi
 from shogicore.position import Position
@@ -88,6 +91,7 @@ class RecordPosition(Position):
 
     def __init__(self, variant, sfen=None):
         self.checked = None     # is the side to move in check? None: not known
+        self._pushed = None     # the move push is making, while it makes it
         v = variant_by_name(variant)
         key = (v.name, sfen or v.start_sfen)
         start = _STARTS.get(key)
@@ -99,6 +103,17 @@ class RecordPosition(Position):
         else:
             self._set_up(start)
         self._reach, self._lines, self._on_board = _geometry(v)
+
+    @classmethod
+    def of(cls, position):
+        """A RecordPosition with the board, hands and side of `position` (any Position; no
+        history): the notation's checks run on it, never on the caller's own position."""
+        self = cls.__new__(cls)
+        self.checked = self._pushed = None
+        self._set_up((position.variant, position._root_sfen, position.board, position.hands,
+                      position.side, position.move_number, position.kings, position.hash))
+        self._reach, self._lines, self._on_board = _geometry(position.variant)
+        return self
 
     def _set_up(self, start=None):
         """A position just read from its SFEN, as a tuple to set others up from (no move
@@ -116,10 +131,36 @@ class RecordPosition(Position):
         self.plies = 0
         return start
 
+    def push(self, m):
+        # the core's push asks in_check after making the move: `m` says where to look
+        self._pushed = m
+        super().push(m)
+        self._pushed = None
+
     def in_check(self):
         # push asks after every move: the answer is kept for allows
-        self.checked = super().in_check()
+        m = self._pushed
+        self.checked = (m is None or self._may_check(m)) and super().in_check()
         return self.checked
+
+    def _may_check(self, m):
+        """After `m` (just made), may the side to move be in check? It was not before (the
+        mover could not have left it so): only the piece moved, or a line opened through the
+        square it left, can attack its General now. False only when neither can; the core
+        decides the rest."""
+        king = self.kings[self.side]
+        to = m & 0xFF
+        piece = self.board[to]
+        if not king or (king - to) * (2 * self.side - 1) in self._reach[piece & 31]:
+            return bool(king)
+        frm = (m >> 8) & 0xFF
+        unit = self._lines.get(frm - king) if frm else None
+        if unit is None:
+            return False
+        square = king + unit
+        while not self.board[square]:
+            square += unit
+        return self.board[square] >> 5 == 1 - self.side
 
     def pop(self):
         self.checked = None
@@ -141,15 +182,18 @@ class RecordPosition(Position):
             return False
         kind = piece & 31
         paths = self._reach[kind].get((to - frm) * (1 - 2 * side))
-        if not paths or not (paths[0][1] == 1 or self._clear(paths, frm)):
+        return bool(paths) and self._promotion_fits(m, kind, frm, to) and self._goes(m, frm, kind, paths)
+
+    def _goes(self, m, frm, kind, paths):
+        """Can the mover's piece on `frm` (of `kind`), which `paths` take to the square, get
+        there (the squares between empty) and leave its General safe? Only a General's
+        move, a move out of check or one that may uncover a line to the General can leave it
+        attacked: the others are not made and unmade."""
+        if not (paths[0][1] == 1 or self._clear(paths, frm)):
             return False
-        if not self._promotion_fits(m, kind, frm, to):
-            return False
-        # only a General's move, a move out of check or one that may uncover a line to the
-        # General can leave it attacked
         checked = self.checked if self.checked is not None else self.in_check()
-        unit = self._lines.get(self.kings[side] - frm)
-        if kind == KING or checked or (unit is not None and self._shields(frm, unit)):
+        unit = self._lines.get(self.kings[self.side] - frm)
+        if kind == KING or checked or (unit is not None and self._uncovers(frm, unit)):
             return self._safe(m)
         return True
 
@@ -169,31 +213,43 @@ class RecordPosition(Position):
                 return True
         return False
 
-    def _shields(self, frm, unit):
-        """Is the piece on `frm` the first on the line (`unit`) to its own General?"""
+    def _uncovers(self, frm, unit):
+        """Is the piece on `frm` the first on the line (`unit`) to its own General, and an
+        enemy piece the first on the other side? Only then can its leaving open the line."""
+        board = self.board
         king = self.kings[self.side]
         square = frm + unit
         while square != king:
-            if self.board[square]:
+            if board[square]:
                 return False
             square += unit
-        return True
+        square = frm - unit
+        while not board[square]:
+            square -= unit
+        return board[square] >> 5 == 1 - self.side
 
     def moves_to(self, piece, to):
         """The legal moves of the pieces `piece` (kind and colour) to `to`, promoting or
         not, in the order of legal_moves: a notation's rivals and candidates."""
-        reach = self._reach[piece & 31]
-        sign = 1 - 2 * self.side
+        side = self.side
+        target = self.board[to]
+        if piece >> 5 != side or not self._on_board[to] or (target and target >> 5 == side):
+            return []
+        kind = piece & 31
+        reach = self._reach[kind]
+        sign = 1 - 2 * side
         board = self.board
+        fits = self._promotion_fits
         found = []
         square = board.find(piece)
         while square >= 0:
-            if (to - square) * sign in reach:
+            paths = reach.get((to - square) * sign)
+            if paths:
                 # the two differ only in the promotion rules: the rest is checked once
                 move = (square << 8) | to
-                plain = self._promotion_fits(move, piece & 31, square, to)
-                promoted = self._promotion_fits(move | PROMOTION, piece & 31, square, to)
-                if (plain or promoted) and self.allows(move if plain else move | PROMOTION):
+                plain = fits(move, kind, square, to)
+                promoted = fits(move | PROMOTION, kind, square, to)
+                if (plain or promoted) and self._goes(move, square, kind, paths):
                     if plain:
                         found.append(move)
                     if promoted:

@@ -112,10 +112,10 @@ BOOTROM = os.path.join(PICO_FILES, "bootrom.ts")
 NS_PER_MS = 1000000
 CLOCK_HZ = 125000000
 # How long hands take over each deliberate action on the emulated Pico (a piece held up, a
-# button held down): as long as a person's. A pass of the main loop takes up to about 120 ms
-# of board time there (the one that commits a move), and a change counts once two readings
-# one debounce apart have seen it (boardfw/matrix.py, boardfw/buttons.py).
-HAND_MS = 150
+# button held down): the quickest tempo of `yariboard bench hands`. The firmware reads the
+# switches and buttons every 4 ms from a timer interrupt, whatever its main loop is doing
+# (boardfw/matrix.py, Watch), so a change that lasts the debounce time (30 ms) is seen.
+HAND_MS = 40
 # How long the host waits on the emulator, in the two measures a busy machine stretches as it
 # slows the emulator (a wall-clock limit runs out there): board time for what the firmware
 # does (a boot takes under a second of it, main.py's imports half a second), and processor
@@ -165,6 +165,10 @@ class EmulatedPico(PtyBoard):
         self.leds = {}             # square -> (r, g, b) of the last decoded WS2812 frame
         self.led_times = []        # (board ns, leds) of every change of the LEDs
         self.lifts = []            # (board ns, squares) of each lift
+        # (start, end, flash chip ns within) in board ns of each stretch over 10 ms between
+        # two readings of the switch matrix
+        self.blind = []
+        self.buttons = []          # (board ns, 'pressed' | 'released', names) of each
         self.boots = 0
         self.scanning = False      # main.py has started to scan the switches since the boot
         self.usb_up = False        # the host has enumerated its USB port since the boot
@@ -337,6 +341,10 @@ class EmulatedPico(PtyBoard):
                     self.led_times.append((int(words[1]), lit))
                 elif verb == "lifted":
                     self.lifts.append((int(words[1]), words[2:]))
+                elif verb in ("pressed", "released"):
+                    self.buttons.append((int(words[1]), verb, words[2:]))
+                elif verb == "blind":
+                    self.blind.append(tuple(int(w) for w in words[1:4]))
                 elif verb == "boot":
                     self.boots += 1
                     self.scanning = self.usb_up = False

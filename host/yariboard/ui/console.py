@@ -25,7 +25,7 @@ from rich.live import Live
 from rich.text import Text
 
 from shogicore.errors import MoveError
-from shogicore.notation import parse_usi, to_usi
+from shogicore.move import parse_usi, to_usi
 from shogicore.variants import variant_by_name
 from yariboard.board.link import Link
 from yariboard.engines.builtin.search import Engine

@@ -6,7 +6,7 @@ with its pieces' traditional names (ui.piecenames.WA_JAPANESE): '６十靏玉(6,
 かくぎょく'. Files and ranks past nine are 10 and 11: １０, 十, じゅう; １１, 十一, じゅういち.
 """
 from shogicore.move import drop_kind, is_drop, is_promotion, move_from, move_to
-from shogicore.notation import to_hodges
+from yariboard.records.notation import to_hodges
 from yariboard.records.formats.kif import FULL_WIDTH, PIECES as KIF_PIECES
 from yariboard.records.formats.kif import move_text as kif_move_text
 from yariboard.ui.piecenames import japanese_name

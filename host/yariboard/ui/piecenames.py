@@ -1,7 +1,7 @@
 """Full names of the pieces: English ones for the key under the terminal board, and Wa
 Shogi's Japanese ones for the move lists and the voice (ui.japanese).
 
-The board shows each piece by its Hodges letters (shogicore.notation.hodges_name); for Wa
+The board shows each piece by its Hodges letters (records.notation.hodges_name); for Wa
 Shogi's seventeen birds and beasts two letters are not enough to recognise a piece, so the
 view adds a key from this table. Keyed by the SFEN symbol as Black writes it; a variant
 that is missing here gets no key (Yari's and standard shogi's letters are the usual ones).

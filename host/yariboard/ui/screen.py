@@ -7,7 +7,8 @@ from Black's point of view, the search's progress line.
 """
 import time
 
-from shogicore.notation import parse_usi, to_hodges
+from shogicore.move import parse_usi
+from yariboard.records.notation import to_hodges
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 

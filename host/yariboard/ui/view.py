@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from boardfw import ledlang
-from shogicore.notation import hodges_name
+from yariboard.records.notation import hodges_name
 from shogicore.position import Position, piece_colour, piece_kind
 from shogicore.variants import BLACK, WHITE, variant_by_name
 from yariboard.board.ledstyles import MEANINGS, channels, style_names

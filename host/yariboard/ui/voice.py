@@ -16,7 +16,7 @@ import threading
 
 from shogicore.move import drop_kind, is_drop, move_from, move_to
 from shogicore.errors import MoveError
-from shogicore.notation import parse_hodges, to_hodges
+from yariboard.records.notation import parse_hodges, to_hodges
 from yariboard.ui.japanese import spoken_move
 from yariboard.ui.piecenames import piece_name
 

@@ -15,7 +15,7 @@ from yariboard.records.archive import Archive
 from yariboard.ui.web.feed import LiveFeed
 from yariboard.ui.web.publish import LiveBoard
 from yariboard.ui.web.server import WebServer
-from shogicore.notation import to_hodges
+from yariboard.records.notation import to_hodges
 from shogicore.position import Position
 from shogicore.move import parse_usi
 from shogicore.variants import variant_by_name

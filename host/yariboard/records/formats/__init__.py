@@ -17,7 +17,8 @@ from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records import analysis
 
-from yariboard.records.formats import csa, hodges, jkf, ki2, kif, usi, xboard_pgn
+from yariboard.records.formats import csa, jkf, ki2, kif, usi, xboard_pgn
+from yariboard.records.notation import parse_hodges, to_hodges
 from yariboard.records.game import (GameRecord, MoveRecord, RecordError, parse_stamp, replay,
                                     settle, stamp_seconds, start_sfen_for, walk)
 from yariboard.records.playback import RecordPosition, usi_table
@@ -110,7 +111,7 @@ def _pgn_game(record, notes):
         if position.side == BLACK or index == 0:
             number = (index + (0 if black_first[0] else 1)) // 2 + 1
             tokens.append("%d." % number if position.side == BLACK else "%d. ..." % number)
-        tokens.append(hodges.write_move(position, move))
+        tokens.append(to_hodges(position, move))
         tokens.append("{%s}" % record.moves[index].at)
         if index + 1 in notes:
             tokens.append("{%s}" % notes[index + 1].replace("}", ")"))
@@ -235,7 +236,7 @@ def _read_movetext(record, position, body, result):
                 result_seen = token
             else:
                 try:
-                    move = hodges.read_move(position, token)
+                    move = parse_hodges(position, token)
                 except MoveError as error:
                     raise _at_line(number, "move %d %r: %s" % (len(record.moves) + 1, token, error))
                 record.moves.append(MoveRecord(usi[move], at))
@@ -282,7 +283,7 @@ def write_json(records, comments=None):
     games = []
     for record in records:
         texts = []
-        walk(record, lambda index, position, move: texts.append(hodges.write_move(position, move)))
+        walk(record, lambda index, position, move: texts.append(to_hodges(position, move)))
         fields = ['   %s: %s' % (json.dumps(name), json.dumps(getattr(record, name), ensure_ascii=False))
                   for name in HEADER_FIELDS]
         header, extra = (comments and comments(record)) or (None, {})
@@ -390,7 +391,7 @@ def _json_record(game):
     # The optional human notation must agree with the USI moves it sits beside.
     checks = []
     _validated(record, game.line, lines,
-               lambda index, position, move: checks.append(hodges.write_move(position, move)))
+               lambda index, position, move: checks.append(to_hodges(position, move)))
     for entry, expected, line in zip(moves, checks, lines):
         if "hodges" in entry and entry["hodges"] != expected:
             raise _at_line(line, "\"hodges\" %r does not match \"usi\" %r (%s)"

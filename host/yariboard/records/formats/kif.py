@@ -23,7 +23,7 @@ from yariboard.records.formats import bod, dates
 from yariboard.records.game import (FIRST_YEAR, LAST_YEAR, GameRecord, MoveRecord, RecordError,
                                handicap_of, now_stamp, settle, stamp_at,
                                     stamp_seconds, walk)
-from yariboard.records.playback import RecordPosition, usi_of
+from yariboard.records.playback import RecordPosition, usi_table
 
 PIECES = {
     "shogi": {"P": "歩", "L": "香", "N": "桂", "S": "銀", "G": "金", "B": "角", "R": "飛",
@@ -433,6 +433,7 @@ class _MoveLines:
         self.variant = variant_by_name(record.variant)
         self.position = RecordPosition(self.variant, record.start_sfen)
         self.move_re = MOVE_RES[record.variant]
+        self.usi = usi_table(self.variant)
         self.clock = stamp_seconds(record.date)
         self.last_to = None
         self.ending = None
@@ -444,14 +445,15 @@ class _MoveLines:
             ply = len(self.record.moves) + (self.ending is not None) + bool(self.illegal)
             self.notes.setdefault(ply, []).append(line[1:])
             return
-        result = line.startswith("まで") and RESULT_RE.match(line)
-        if result:
-            self._result(*result.group(2, 3, 4))
-        elif not line.startswith("まで"):   # else a summary such as まで61手詰 (a problem's length)
+        if not line.startswith("まで"):
             match = self.move_re.match(line)
             if not match:
                 raise _at_line(number, "unreadable move line %r" % line[:40])
             self._move_line(number, line, match)
+            return
+        result = RESULT_RE.match(line)
+        if result:      # else a summary such as まで61手詰 (a problem's length)
+            self._result(*result.group(2, 3, 4))
 
     def _result(self, side_word, outcome, draw):
         """The `まで` line: it may restate the winner of the ending already read."""
@@ -504,7 +506,7 @@ class _MoveLines:
                 raise _at_line(number, "move time %s:%s: %s" % (minutes[:12], seconds, error))
         else:
             at = self.record.moves[-1].at if self.record.moves else self.record.date
-        self.record.moves.append(MoveRecord(usi_of(self.variant, move), at))
+        self.record.moves.append(MoveRecord(self.usi[move], at))
         self.move_lines.append(number)
         self.position.push(move)
         self.last_to = move_to(move)

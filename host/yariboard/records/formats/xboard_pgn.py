@@ -18,8 +18,7 @@ in brackets. Each move's time follows it in braces; `[Ending]`, `[Mode]`, `[Zone
 """
 import re
 
-from shogicore.move import drop_kind, is_drop, is_promotion, move_from, move_to
-from shogicore.notation import to_usi
+from shogicore.move import drop_kind, is_drop, is_promotion, move_from, move_to, to_usi
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 

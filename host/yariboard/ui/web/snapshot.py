@@ -6,9 +6,8 @@ so a viewer that missed an update loses nothing by getting only the newest one. 
 named as in the rules core ('7g'), which is also how the board component (shogiground) keys
 them; the page draws pieces with the variant's own names (`piece_styles`).
 """
-from shogicore.move import is_drop, move_from, move_to
-from shogicore.move import parse_usi
-from shogicore.notation import hodges_name, to_hodges
+from shogicore.move import is_drop, move_from, move_to, parse_usi
+from yariboard.records.notation import hodges_name, to_hodges
 from shogicore.position import Position
 from shogicore.variants import BLACK, variant_by_name
 from yariboard.board.ledstyles import MEANINGS, style_names

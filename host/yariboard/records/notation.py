@@ -1,20 +1,57 @@
-"""Hodges notation for the records: the rules core's (shogicore.notation), found move by move.
+"""Hodges notation (English texts: 'P-7f', 'YB6i-5h', '+P*5e'), the host's only one: records,
+screens, voice and the web pages write and read moves with it. The board never does (it
+speaks USI: shogicore.move), so the rules core keeps no copy.
 
-The core names a move by asking every piece like the mover for all of its moves, and reads
-one by listing every legal move; for a PGN file of thousands of games that was most of the
-time. Here each candidate move is checked alone (playback.RecordPosition.allows), among the
-pieces like the mover that can reach the square (RecordPosition.moves_to). Texts, errors and their messages
-are the core's own (tests/records/test_hodges.py holds one to the other).
+A move is named and read move by move: each candidate is checked alone
+(playback.RecordPosition.allows), among the pieces like the mover that can reach the square
+(RecordPosition.moves_to), never by listing every legal move; a PGN file of thousands of
+games is read at that pace.
 """
 import functools
 
-from shogicore.errors import IllegalMoveError, InvalidMoveError
+from shogicore.errors import IllegalMoveError, InvalidMoveError, MoveError
 from shogicore.move import PROMOTION, drop_kind, is_drop, is_promotion, move_from, move_to
-from shogicore.notation import AmbiguousMoveError, hodges_name
+from yariboard.records.playback import RecordPosition
 
 
-def write_move(position, m):
-    """`m` (legal in `position`, a RecordPosition, before it is played): 'YB6i-5h', 'P*5e'."""
+class AmbiguousMoveError(MoveError):
+    """A Hodges text that fits more than one legal move (origin or promotion left out)."""
+
+
+# Hodges piece names where they differ from the SFEN letters (docs/rules.md): Yari's Knight,
+# Bishop and Rook carry a Y, and its King is the General. Wa's pieces go by the initials
+# of their English names (docs/rules-wa.md); a promoted piece is '+' and its base's name.
+_WA_NAMES = {
+    "K": "CK", "E": "CE", "F": "FF", "S": "SW", "X": "TF", "R": "RR", "V": "VS", "W": "VW",
+    "G": "FG", "C": "FC", "U": "SC", "L": "SO", "D": "BD", "M": "CM", "H": "LH", "O": "OC",
+    "P": "SP",
+}
+_RENAMED = {
+    "yari": {"K": "G", "N": "YN", "B": "YB", "R": "YR"},
+    "wa": _WA_NAMES,
+    "wa-nodrops": _WA_NAMES,
+}
+
+
+def hodges_name(variant, kind):
+    """The Hodges name of `kind` ('YB', '+P', 'G')."""
+    return _names(variant)[kind]
+
+
+def _checker(position):
+    """`position` itself if it checks moves one at a time, else such a copy of it."""
+    return position if isinstance(position, RecordPosition) else RecordPosition.of(position)
+
+
+def to_hodges(position, m):
+    """`m` (legal in `position`, before it is played) in Hodges notation: 'YB6i-5h', 'P*5e'.
+
+    A record's position (RecordPosition) holds moves already checked; any other, a screen's
+    or an engine's, may be handed a move of a search gone stale: IllegalMoveError then."""
+    if not isinstance(position, RecordPosition):
+        position = RecordPosition.of(position)
+        if not position.allows(m):
+            raise IllegalMoveError("move %#x is not legal in %s" % (m, position.sfen()))
     v = position.variant
     to = move_to(m)
     if is_drop(m):
@@ -30,9 +67,10 @@ def write_move(position, m):
     return text
 
 
-def read_move(position, text):
-    """The legal move `text` names in `position` (a RecordPosition); InvalidMoveError,
-    IllegalMoveError or AmbiguousMoveError saying why not, as shogicore.notation.parse_hodges."""
+def parse_hodges(position, text):
+    """The legal move `text` names in `position`; InvalidMoveError, IllegalMoveError or
+    AmbiguousMoveError saying why not."""
+    position = _checker(position)
     v = position.variant
     kind, origin, sep, to, suffix = _parsed(v, text)
     if sep == "*":
@@ -94,17 +132,25 @@ def _kind(v, piece_part, text):
 
 @functools.lru_cache(maxsize=None)
 def _kinds(v):
-    """{Hodges name: kind} (the last kind of a name, as the core's reader finds it)."""
-    return {hodges_name(v, k): k for k in v.kinds}
+    """{Hodges name: kind}."""
+    return {name: k for k, name in _names(v).items()}
 
 
 @functools.lru_cache(maxsize=None)
 def _names(v):
-    """{kind: Hodges name}, for every move written."""
-    return {k: hodges_name(v, k) for k in v.kinds}
+    """{kind: Hodges name}: the SFEN symbol, renamed where the variant's table says."""
+    renamed = _RENAMED.get(v.name, {})
+    names = {}
+    for k in v.kinds:
+        symbol = v.symbol(k)
+        base = symbol.lstrip("+")
+        names[k] = symbol[:len(symbol) - len(base)] + renamed.get(base, base)
+    return names
 
 
 def _one_of(found, text, suffix):
+    if len(found) == 1 and not suffix:
+        return found[0]     # most texts: one piece, no promotion choice
     if not found:
         raise IllegalMoveError("no legal move matches %r" % (text,))
     if len(set(move_from(m) for m in found)) > 1:
