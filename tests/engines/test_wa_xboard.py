@@ -10,7 +10,7 @@ import pytest
 
 from shogicore import Position
 from yariboard.engines.base import Limit
-from shogicore.notation import to_usi
+from shogicore.move import to_usi
 from yariboard.engines.xboard import (EngineDied, XBoardEngine, XBoardError, find_crazywa,
                                       usi_to_xboard)
 
