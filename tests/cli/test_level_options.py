@@ -80,3 +80,22 @@ def test_demo_plays_the_scales_levels_and_names_them(tmp_path, capsys):
     [game] = archived(db)
     assert (game.black, game.white) == ("level 4 (Fairy-Stockfish)", "level 1 (built-in engine)")
     assert len(game.moves) == 6
+
+
+@pytest.mark.parametrize("command", ["play", "sim"])
+def test_a_variant_no_board_plays_is_refused_in_one_line(tmp_path, capsys, command):
+    """No board file plays Wa without drops: the board file fixes its variant."""
+    db = tmp_path / "games.db"
+    args = ["--db", str(db), command, "--variant", "wa-nodrops"]
+    args += ["--sim", "--level", "2"] if command == "play" else ["--script", "/dev/null"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("yariboard: error: no board plays wa-nodrops; the boards play ")
+    assert "wa (wa-11x11)" in err and err.count("\n") == 1
+
+
+def test_play_names_the_board_that_plays_the_variant_asked_for(tmp_path, capsys):
+    assert main(["--db", str(tmp_path / "games.db"), "play", "--sim", "--board", "yari-9x7",
+                 "--variant", "shogi"]) == 1
+    assert capsys.readouterr().err == ("yariboard: error: this board plays yari, not shogi "
+                                       "(choose the board with --board shogi-9x9)\n")

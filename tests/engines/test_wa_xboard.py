@@ -65,9 +65,11 @@ def test_a_search_with_a_time_limit_answers_in_time():
 
 
 @needs_crazywa
-def test_an_engine_without_the_variant_is_refused(tmp_path):
-    with pytest.raises(XBoardError, match="no XBoard engine is set up for yari"):
-        XBoardEngine(variant="yari")
+@pytest.mark.parametrize("variant", ["yari", "wa-nodrops"])
+def test_an_engine_without_the_variant_is_refused(tmp_path, variant):
+    with pytest.raises(XBoardError, match=r"no XBoard engine is set up for %s \(only: wa\)"
+                       % variant):
+        XBoardEngine(variant=variant)
 
 
 def test_a_missing_engine_says_how_to_get_it(tmp_path):

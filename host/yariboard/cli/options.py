@@ -50,11 +50,23 @@ def check_game_options(args, board_variant):
         return None
     variant = args.variant or board_variant
     if variant != board_variant:
-        raise ValueError("this board plays %s, not %s (choose the board with --board)"
-                         % (board_variant, variant))
+        raise ValueError(_no_board_message(variant, board_variant))
     handicap, mode = args.handicap or "-", args.mode or "casual"
     check_new_game(variant, handicap, mode)
     return variant, handicap, mode
+
+
+def _no_board_message(variant, board_variant):
+    """Why `variant` can't be played here: the board file fixes the variant, so name the
+    boards that do play it, or say that none does."""
+    boards = {name: board_config.load(resources.board_file(name)).variant
+              for name in resources.board_names()}
+    players = [name for name, played in boards.items() if played == variant]
+    if players:
+        return "this board plays %s, not %s (choose the board with --board %s)" % (
+            board_variant, variant, players[0])
+    return "no board plays %s; the boards play %s" % (variant, ", ".join(
+        "%s (%s)" % (played, name) for name, played in sorted(boards.items())))
 
 
 def board_for(args):
@@ -66,6 +78,11 @@ def board_for(args):
         if board_config.load(resources.board_file(name)).variant == args.variant:
             return name
     return DEFAULT_BOARD
+
+
+def board_file_variant(args):
+    """The variant the board that --board and --variant choose plays (its file fixes it)."""
+    return board_config.load(resources.board_file(board_for(args))).variant
 
 
 def board_variant(args):

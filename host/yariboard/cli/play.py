@@ -20,7 +20,8 @@ from yariboard import resources
 from yariboard.board.link import BoardRefused, Link, LinkError
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.cli.options import (add_game_options, add_spectator_options, board_for,
-                                   check_game_options, level_help, make_rig, start_spectators)
+                                   board_file_variant, check_game_options, level_help,
+                                   make_rig, start_spectators)
 from yariboard.engines import fsf, levels
 from yariboard.engines.base import EngineError
 from yariboard.engines.usi import UsiEngine
@@ -145,7 +146,7 @@ def run(args):
             levels.level(args.engine_variant, args.hint_level)
         control = parse_time_control(args.time, args.byoyomi, args.increment)
         if args.variant is not None or args.handicap is not None:
-            check_game_options(args, args.variant or "yari")
+            check_game_options(args, board_file_variant(args))
         engine = make_engine(args)
     except (EngineError, ValueError) as error:
         return fail(str(error))
