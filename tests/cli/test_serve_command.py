@@ -87,9 +87,10 @@ def test_serve_sim_records_several_boards_and_stops_on_ctrl_c(tmp_path):
 
 
 def test_demo_serves_its_game_while_it_plays(tmp_path):
+    """The live page names the players by their levels."""
     db = str(tmp_path / "games.sqlite3")
     child = start("demo", "--serve", "--serve-port", "0", "--max-plies", "40", "--seconds", "0.05",
-                  db=db)
+                  "--black-level", "3", "--white-level", "2", db=db)
     try:
         url = page_url(child)
         latest = follow(url + "events?board=1", lambda boards: len(boards["1"]["moves"]) >= 2)
@@ -101,6 +102,8 @@ def test_demo_serves_its_game_while_it_plays(tmp_path):
     with Archive(db, readonly=True) as archive:
         stored = archive.game(latest["1"]["game_id"]).usi_moves()
     assert stored[:len(latest["1"]["moves"])] == [row["usi"] for row in latest["1"]["moves"]]
+    assert (latest["1"]["black"], latest["1"]["white"]) == (
+        "level 3 (built-in engine)", "level 2 (built-in engine)")
     assert "saved in" in out
 
 

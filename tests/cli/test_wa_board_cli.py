@@ -92,8 +92,10 @@ def test_play_against_crazywa_on_the_simulated_wa_board(tmp_path):
     assert game.variant == "wa" and game.white == "crazywa" and game.usi_moves()[:1] == ["11k11j"]
 
 
-def test_crazywa_is_offered_for_wa_with_drops_only(tmp_path):
+def test_wa_without_drops_is_refused_before_any_engine_starts(tmp_path):
+    """No board file plays Wa without drops (CrazyWa couldn't either): one line, no engine."""
     run = yariboard(tmp_path, "play", "--sim", "--board", "wa-11x11", "--variant", "wa-nodrops",
                     "--engine", "crazywa", stdin="")
     assert run.returncode == 1
-    assert run.stderr.strip() == "yariboard: error: no XBoard engine is set up for wa-nodrops (only: wa)"
+    assert run.stderr.startswith("yariboard: error: no board plays wa-nodrops; ")
+    assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1

@@ -22,6 +22,17 @@ def test_openings_are_legal_varied_and_repeatable():
         assert position.side == BLACK and sfen != YARI.start_sfen
 
 
+def test_openings_never_repeat_while_the_variant_has_enough():
+    """Seed 1's 20 random two-ply Yari openings held 3 repeats before they were redrawn; at a
+    fixed budget each repeat replays a game."""
+    starts = openings("yari", 40, seed=1)
+    assert len(starts) == len(set(starts)) == 40
+
+
+def test_a_variant_short_of_openings_repeats_rather_than_running_out():
+    assert openings("yari", 3, seed=1, plies=0) == [YARI.start_sfen] * 3
+
+
 def test_match_command_swaps_colours_and_prints_each_game_and_the_score(capsys):
     require_fsf()
     assert main(["match", "--games", "2", "--nodes", "100", "--max-plies", "40"]) == 0

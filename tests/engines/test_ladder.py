@@ -6,7 +6,7 @@ import pytest
 from shogicore.variants import BLACK, WHITE
 from yariboard.cli.main import main
 from yariboard.engines import levels
-from yariboard.engines.ladder import describe_rung, run_ladder, step_elo
+from yariboard.engines.ladder import describe_rung, markdown_table, run_ladder, step_elo
 from yariboard.engines.match import GameReport, MatchReport
 
 pytestmark = [pytest.mark.external]
@@ -46,6 +46,15 @@ def test_the_ladder_chains_each_step_onto_level_1(monkeypatch):
     assert describe_rung("yari", rungs[0]).endswith("+0 +- 0 (the anchor)")
     assert describe_rung("yari", rungs[2]).startswith(
         "level 3 (built-in engine, depth 3 (its level 5)): ")
+    table = markdown_table("yari", rungs).splitlines()
+    assert len(table) == 2 + len(rungs)
+    assert table[2] == "| 1 | built-in engine, depth 1, 400 cp noise (its level 1) | 0 (anchor) |  |"
+    step = rungs[2].step
+    elo, error = step_elo(step)
+    assert table[4] == ("| 3 | built-in engine, depth 3 (its level 5) | %+.0f +- %.0f | "
+                        "+%d =%d -%d, step %+.0f +- %.0f |" % (
+                            rungs[2].rating, rungs[2].error, step.wins(), step.draws(),
+                            step.losses(), elo, 1.96 * error))
 
 
 def test_ladder_command_refuses_nonsense_counts(capsys):

@@ -10,7 +10,9 @@ import pytest
 
 from shogicore import Position
 from yariboard.engines.base import Limit
-from yariboard.engines.xboard import EngineDied, XBoardEngine, XBoardError, find_crazywa
+from shogicore.move import to_usi
+from yariboard.engines.xboard import (EngineDied, XBoardEngine, XBoardError, find_crazywa,
+                                      usi_to_xboard)
 
 pytestmark = [pytest.mark.engine]
 
@@ -63,9 +65,11 @@ def test_a_search_with_a_time_limit_answers_in_time():
 
 
 @needs_crazywa
-def test_an_engine_without_the_variant_is_refused(tmp_path):
-    with pytest.raises(XBoardError, match="no XBoard engine is set up for yari"):
-        XBoardEngine(variant="yari")
+@pytest.mark.parametrize("variant", ["yari", "wa-nodrops"])
+def test_an_engine_without_the_variant_is_refused(tmp_path, variant):
+    with pytest.raises(XBoardError, match=r"no XBoard engine is set up for %s \(only: wa\)"
+                       % variant):
+        XBoardEngine(variant=variant)
 
 
 def test_a_missing_engine_says_how_to_get_it(tmp_path):
@@ -117,3 +121,22 @@ def test_a_silent_engine_times_out(tmp_path):
     body = "for line in sys.stdin: pass\n"
     with pytest.raises(XBoardError, match="did not send its features within 0.5 s"):
         XBoardEngine(_fake_engine(tmp_path, body), variant="wa", startup_timeout=0.5)
+
+
+def test_a_game_that_kills_the_engine_is_asked_again_as_the_position_alone(tmp_path):
+    """CrazyWa 1.0.5 crashes on some games replayed move by move; the second try shows it
+    the position by setboard, without the moves."""
+    position = Position("wa")
+    position.push(position.legal_moves()[0])
+    reply = position.legal_moves()[0]
+    wanted = usi_to_xboard(position.variant, to_usi(position.variant, reply))
+    body = FEATURES + (
+        "for line in sys.stdin:\n"
+        "    w = line.split()\n"
+        "    if w and w[0] == 'ping': print('pong', w[1], flush=True)\n"
+        "    if w and w[0] == 'usermove': sys.exit(11)\n"
+        "    if w and w[0] == 'go': print('move %s', flush=True)\n" % wanted)
+    with XBoardEngine(_fake_engine(tmp_path, body), variant="wa") as engine:
+        result = engine.search(position, Limit(depth=1))
+        assert result.move == reply
+        assert engine.restarts == 1

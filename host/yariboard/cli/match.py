@@ -6,7 +6,7 @@ from shogicore.variants import BLACK
 
 from yariboard.cli.common import fail
 from yariboard.engines.base import EngineError
-from yariboard.engines.ladder import describe_rung, run_ladder
+from yariboard.engines.ladder import describe_rung, markdown_table, run_ladder
 from yariboard.engines.levels import SCALES
 from yariboard.engines.match import MAX_PLIES, Sprt, describe_score, run_match
 
@@ -111,11 +111,12 @@ def run_ladder_command(args):
         return fail("--games, --max-plies and --jobs must be at least 1")
     start = time.monotonic()
     try:
-        run_ladder(args.variant, args.games, seed=args.seed, max_plies=args.max_plies,
-                   jobs=args.jobs, node=args.node, engines_dir=args.engines_dir,
-                   on_rung=lambda rung: print(describe_rung(args.variant, rung), flush=True))
+        rungs = run_ladder(args.variant, args.games, seed=args.seed, max_plies=args.max_plies,
+                           jobs=args.jobs, node=args.node, engines_dir=args.engines_dir,
+                           on_rung=lambda rung: print(describe_rung(args.variant, rung), flush=True))
     except EngineError as error:
         return fail(str(error))
-    print("ladder of %s, %d games a step: %.0f s, %d at once"
-          % (args.variant, args.games, time.monotonic() - start, args.jobs))
+    print("ladder of %s, %d games a step, %d plies: %.0f s, %d at once"
+          % (args.variant, args.games, args.max_plies, time.monotonic() - start, args.jobs))
+    print(markdown_table(args.variant, rungs))
     return 0

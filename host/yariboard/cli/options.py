@@ -1,5 +1,6 @@
 """Options the commands share: the new game's settings and the simulated board (`play`,
-`sim`), the web pages and the voice (`play`, `sim`, `demo`, `serve`)."""
+`sim`), an engine's strength level (`play`, `sim`, `demo`), the web pages and the voice
+(`play`, `sim`, `demo`, `serve`)."""
 import argparse
 import os
 import tempfile
@@ -7,6 +8,7 @@ import tempfile
 from boardfw import config as board_config
 from shogicore.variants import VARIANT_NAMES, variant_by_name
 from yariboard import resources
+from yariboard.engines import levels
 from yariboard.play.controls import check_new_game
 from yariboard.records.game import MODES
 from yariboard.sim.rig import SimRig
@@ -15,6 +17,9 @@ from yariboard.ui.voice import LANGUAGES
 from yariboard.ui.web.server import DEFAULT_HOST, DEFAULT_PORT
 
 DEFAULT_BOARD = "yari-9x7"
+# The scales a level option's help lists, with their names there (Wa without drops is Wa's
+# scale with its own top level: docs/engines.md).
+LEVEL_HELP_VARIANTS = (("yari", "Yari Shogi"), ("shogi", "shogi"), ("wa", "Wa Shogi"))
 
 
 def add_game_options(parser):
@@ -28,6 +33,15 @@ def add_game_options(parser):
                         help="start a new game in this mode (%s; default casual)" % ", ".join(MODES))
 
 
+def level_help(whose, default=None):
+    """--help for a level option: every level of each variant's scale with its measured
+    rating (`yariboard ladder`; docs/engines.md)."""
+    scales = "; ".join("%s's levels: %s" % (name, levels.help_text(variant))
+                       for variant, name in LEVEL_HELP_VARIANTS)
+    return ("%s strength on the measured scale%s. %s" % (
+        whose, "" if default is None else " (default %d)" % default, scales)).replace("%", "%%")
+
+
 def check_game_options(args, board_variant):
     """The (variant, handicap, mode) of the new game the options ask for, or None for none.
 
@@ -36,11 +50,23 @@ def check_game_options(args, board_variant):
         return None
     variant = args.variant or board_variant
     if variant != board_variant:
-        raise ValueError("this board plays %s, not %s (choose the board with --board)"
-                         % (board_variant, variant))
+        raise ValueError(_no_board_message(variant, board_variant))
     handicap, mode = args.handicap or "-", args.mode or "casual"
     check_new_game(variant, handicap, mode)
     return variant, handicap, mode
+
+
+def _no_board_message(variant, board_variant):
+    """Why `variant` can't be played here: the board file fixes the variant, so name the
+    boards that do play it, or say that none does."""
+    boards = {name: board_config.load(resources.board_file(name)).variant
+              for name in resources.board_names()}
+    players = [name for name, played in boards.items() if played == variant]
+    if players:
+        return "this board plays %s, not %s (choose the board with --board %s)" % (
+            board_variant, variant, players[0])
+    return "no board plays %s; the boards play %s" % (variant, ", ".join(
+        "%s (%s)" % (played, name) for name, played in sorted(boards.items())))
 
 
 def board_for(args):
@@ -52,6 +78,16 @@ def board_for(args):
         if board_config.load(resources.board_file(name)).variant == args.variant:
             return name
     return DEFAULT_BOARD
+
+
+def board_file_variant(args):
+    """The variant the board that --board and --variant choose plays (its file fixes it)."""
+    return board_config.load(resources.board_file(board_for(args))).variant
+
+
+def board_variant(args):
+    """The variant the game will be: --variant, else that of the board --board names."""
+    return args.variant or board_config.load(resources.board_file(board_for(args))).variant
 
 
 def check_storage(path):

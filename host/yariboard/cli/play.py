@@ -20,7 +20,8 @@ from yariboard import resources
 from yariboard.board.link import BoardRefused, Link, LinkError
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
 from yariboard.cli.options import (add_game_options, add_spectator_options, board_for,
-                                   check_game_options, make_rig, start_spectators)
+                                   board_file_variant, check_game_options, level_help,
+                                   make_rig, start_spectators)
 from yariboard.engines import fsf, levels
 from yariboard.engines.base import EngineError
 from yariboard.engines.usi import UsiEngine
@@ -54,8 +55,7 @@ def register(subparsers):
     parser.add_argument("--emulator", action="store_true",
                         help="with --sim: the real Pico firmware image on the emulated RP2040")
     parser.add_argument("--level", type=int, default=levels.DEFAULT_LEVEL, metavar="N",
-                        help="the opponent's strength (default %%(default)s), measured by "
-                             "`yariboard ladder`; Yari Shogi's: %s" % levels.help_text("yari"))
+                        help=level_help("the opponent's", levels.DEFAULT_LEVEL))
     parser.add_argument("--hint-level", type=int, metavar="N",
                         help="hints (button A, `hint`) from this level (default: the strongest "
                              "engine installed, at full strength)")
@@ -146,7 +146,7 @@ def run(args):
             levels.level(args.engine_variant, args.hint_level)
         control = parse_time_control(args.time, args.byoyomi, args.increment)
         if args.variant is not None or args.handicap is not None:
-            check_game_options(args, args.variant or "yari")
+            check_game_options(args, board_file_variant(args))
         engine = make_engine(args)
     except (EngineError, ValueError) as error:
         return fail(str(error))

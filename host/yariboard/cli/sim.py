@@ -10,10 +10,18 @@ from contextlib import nullcontext
 
 from rich.console import Console
 
+from shogicore.variants import BLACK, WHITE
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
-from yariboard.cli.options import (add_game_options, add_spectator_options, check_game_options,
-                                   check_storage, make_rig, start_spectators)
+from yariboard.cli.options import (add_game_options, add_spectator_options, board_variant,
+                                   check_game_options, check_storage, level_help, make_rig,
+                                   start_spectators)
+from yariboard.engines import levels
+from yariboard.engines.base import EngineError
 from yariboard.ui.console import HELP, SimConsole, run_interactive
+
+# At most this many steps of the board (0.05 s each at most) for the engine's answer to a
+# script's last move: far longer than any level's search.
+ENGINE_PUMPS = 2400
 
 
 def register(subparsers):
@@ -28,6 +36,11 @@ def register(subparsers):
     add_board_option(parser)
     parser.add_argument("--storage", metavar="DIR", help="the board's flash directory (default: a new temporary one)")
     add_game_options(parser)
+    parser.add_argument("--level", type=int, metavar="N",
+                        help=level_help("an engine opponent at this") + " (default: no engine, "
+                             "you move both sides)")
+    parser.add_argument("--engine-side", choices=("black", "white"), default="white",
+                        help="with --level: the side the engine plays (default %(default)s)")
     parser.add_argument("--emulator", action="store_true",
                         help="run the real Pico firmware image on the emulated RP2040 (docs/emulator.md)")
     add_spectator_options(parser)
@@ -39,8 +52,31 @@ def run(args):
     clock = args.clock or ("virtual" if args.script else "real")
     try:
         check_storage(args.storage)
-    except ValueError as error:
+        opponent = open_opponent(args)
+    except (EngineError, ValueError) as error:
         return fail(str(error))
+    try:
+        return simulate(args, clock, console, *opponent)
+    finally:
+        for engine in opponent[0].values():
+            engine.close()
+
+
+def open_opponent(args):
+    """({side: engine}, (Black's name, White's name)): the --level engine on its side, or no
+    engine. ValueError for a level off the variant's scale, EngineError when its engine is
+    not installed."""
+    if args.level is None:
+        return {}, ("player", "player")
+    variant = board_variant(args)
+    levels.level(variant, args.level)
+    side = BLACK if args.engine_side == "black" else WHITE
+    name = levels.label(variant, args.level)
+    names = (name, "player") if side == BLACK else ("player", name)
+    return {side: levels.open_level(variant, args.level)}, names
+
+
+def simulate(args, clock, console, engines, names):
     with open_archive(args) as archive, make_rig(args, clock) as rig:
         try:
             new_game = check_game_options(args, rig.board.config.variant)
@@ -51,7 +87,8 @@ def run(args):
         except (OSError, ValueError) as error:
             return fail(str(error))
         with spectators or nullcontext():
-            sim = SimConsole(rig, archive, console, watch=spectators.watch("1") if spectators else None)
+            sim = SimConsole(rig, archive, console, engines=engines, names=names,
+                             watch=spectators.watch("1") if spectators else None)
             sim.pump(0.2)
             if new_game:
                 sim.execute("new " + " ".join(new_game))
@@ -74,5 +111,20 @@ def run_script(sim, path):
             return fail("%s line %d: %s" % (path, number, error))
     for _ in range(5):
         sim.pump(0.05)
+    await_engine(sim)
     sim.show()
     return 0
+
+
+def await_engine(sim):
+    """With an engine on the board, let it answer before the last picture when it is to
+    move: its search is bounded by its level's budget, and the wait by ENGINE_PUMPS."""
+    session = sim.session
+    if not session.engines:
+        return
+    for _ in range(ENGINE_PUMPS):
+        position = session.recorder.position
+        if position is not None and (session.finished() or position.side not in session.engines
+                                     or (session.lit_order() and session.searching() is None)):
+            return
+        sim.pump(0.05)

@@ -103,12 +103,31 @@ def run_ladder(variant, games, seed=1, max_plies=MAX_PLIES, jobs=1, node=None, e
     return rungs
 
 
+def describe_step(rung):
+    """'+7 =1 -2, step +212 +- 180': the match that placed a level and the step it measured,
+    with its own 95 % interval (is it clearly above the level below?)."""
+    elo, error = step_elo(rung.step)
+    return "+%d =%d -%d, step %+.0f +- %.0f" % (
+        rung.step.wins(), rung.step.draws(), rung.step.losses(), elo, Z_95 * error)
+
+
 def describe_rung(variant, rung):
-    """'level 4 (Fairy-Stockfish, skill 0, 2000 nodes/move): 512 +- 140 (+7 =1 -2 against
-    level 3)'."""
+    """'level 4 (Fairy-Stockfish, 1000 nodes/move): +512 +- 140 (+7 =1 -2, step +212 +- 180
+    against level 3)'."""
     text = "level %d (%s): %+.0f +- %.0f" % (
         rung.number, levels.level(variant, rung.number).describe(), rung.rating, rung.error)
     if rung.step is None:
         return text + " (the anchor)"
-    return text + " (+%d =%d -%d against level %d)" % (
-        rung.step.wins(), rung.step.draws(), rung.step.losses(), rung.number - 1)
+    return text + " (%s against level %d)" % (describe_step(rung), rung.number - 1)
+
+
+def markdown_table(variant, rungs):
+    """The ladder as the table docs/engines.md shows: one row a level."""
+    rows = ["| level | engine and budget | rating | games against the level below |",
+            "|---|---|---|---|"]
+    for rung in rungs:
+        rows.append("| %d | %s | %s | %s |" % (
+            rung.number, levels.level(variant, rung.number).describe(),
+            "0 (anchor)" if rung.step is None else "%+.0f +- %.0f" % (rung.rating, rung.error),
+            "" if rung.step is None else describe_step(rung)))
+    return "\n".join(rows)

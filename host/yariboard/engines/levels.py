@@ -1,17 +1,19 @@
 """One strength scale for every variant: `play --level N` from a true beginner to the
 strongest engine installed, and the engine that gives hints and analysis.
 
-A level is an engine and the settings that engine itself offers for playing weaker: the
-built-in engine's own levels (a depth cap and root-score noise), Fairy-Stockfish's
-`Skill_Level` (which makes it pick among its best few lines at random, down to -20) and a
-node budget per move. The npm build also honours `USI_LimitStrength` with `USI_Elo` (its move
-then strays from its own principal variation just as under a lower skill), but its numbers
-are chess ratings mapped onto the same skill levels, so the scale names skill levels and
-gives each level the rating the ladder measured on this game (ladder.py, docs/engines.md).
-A node budget, unlike a time, plays the same on a busy and an idle machine.
+A level is an engine and a fixed budget that engine itself offers: the built-in engine's
+own levels (a depth cap and root-score noise), Fairy-Stockfish at full skill with a node
+budget per move. A node budget, unlike a time, plays the same on
+a busy and an idle machine, and doubling it is a step of about 200 Elo at these budgets,
+so the node budgets make the even steps above the built-in levels. (Fairy-Stockfish's
+`Skill_Level` was tried: skill 5 at 2,000 nodes scored even against full skill at 2,000,
+skill 0 at 8,000 lost 12 of 12 to full skill at 4,000; a skill is a lottery among the
+engine's best few lines, far coarser than a budget. The npm build's `USI_LimitStrength`
+with `USI_Elo` only picks a skill level, so it is no finer.) Every level's rating is the
+one the ladder measured on that game (ladder.py, docs/engines.md).
 
-Fairy-Stockfish plays Yari Shogi and standard shogi; Wa Shogi's top level is CrazyWa.
-The lower levels are the built-in engine, so they need nothing installed.
+Fairy-Stockfish plays Yari Shogi and standard shogi; Wa Shogi is the built-in engine's
+alone. The lowest levels are the built-in engine, so they need nothing installed.
 """
 from dataclasses import dataclass
 from typing import Optional
@@ -25,71 +27,67 @@ from yariboard.engines.usi import FAIRY_VARIANT_NAMES
 from yariboard.engines.xboard import XBOARD_VARIANT_NAMES, XBoardEngine, XBoardError, find_crazywa
 
 BUILTIN, FSF, CRAZYWA = "built-in engine", "Fairy-Stockfish", "CrazyWa"
-# Fairy-Stockfish's skill at full strength.
+# Fairy-Stockfish's skill at full strength, which every one of its levels plays at.
 FULL_SKILL = 20
 
 
 @dataclass(frozen=True)
 class Level:
-    """One step of the scale: which engine plays and the settings it plays with.
-    `builtin_level` for the built-in engine; `skill` (Skill_Level) and `nodes` per move
-    for Fairy-Stockfish; CrazyWa plays at the time it is given."""
+    """One step of the scale: which engine plays and its budget: `builtin_level` for the
+    built-in engine, `nodes` per move for Fairy-Stockfish."""
     number: int
     engine: str
     builtin_level: Optional[int] = None
-    skill: Optional[int] = None
     nodes: Optional[int] = None
 
     def options(self):
         """The USI options this level sets, as {name: value}."""
-        return {"Skill_Level": self.skill} if self.engine == FSF else {}
+        return {"Skill_Level": FULL_SKILL} if self.engine == FSF else {}
 
     def describe(self):
-        """'Fairy-Stockfish, skill 5, 2000 nodes/move', 'built-in engine, depth 1, 400 cp
-        noise (its level 1)'."""
+        """'Fairy-Stockfish, 2000 nodes/move', 'built-in engine, depth 1, 400 cp noise (its
+        level 1)'."""
         if self.engine == BUILTIN:
             own = BUILTIN_LEVELS[self.builtin_level]
             return "built-in engine, depth %d%s (its level %d)" % (
                 own.depth, ", %d cp noise" % own.noise if own.noise else "", self.builtin_level)
-        if self.engine == FSF:
-            return "Fairy-Stockfish, skill %d, %d nodes/move" % (self.skill, self.nodes)
-        return "CrazyWa, full strength"
+        return "%s, %d nodes/move" % (self.engine, self.nodes)
 
 
-def _builtin(number, level):
-    return Level(number, BUILTIN, builtin_level=level)
+def _steps(*settings):
+    """Levels numbered from 1: an int is a built-in level, (engine, nodes) a node budget."""
+    return tuple(Level(number, BUILTIN, builtin_level=setting) if isinstance(setting, int)
+                 else Level(number, setting[0], nodes=setting[1])
+                 for number, setting in enumerate(settings, 1))
 
 
-def _fsf(number, skill, nodes):
-    return Level(number, FSF, skill=skill, nodes=nodes)
-
-
-# The built-in engine's levels 1, 2 and 5 are the first three steps everywhere (5 searches 3
-# plies; its level 3, 2 plies with 60 cp of noise, scored 4 of 8 against it), and 6 (4
-# plies) the top one where no other engine plays: its levels 7 and 8 are bounded by time
-# alone in practice, and a ladder cannot rate a time. Above them Fairy-Stockfish, first
-# weakened (skill 5, where its move strays from its best line in about half the searches),
-# then at full skill with more nodes each step.
-_BUILTIN_STEPS = (_builtin(1, 1), _builtin(2, 2), _builtin(3, 5))
-_FSF_STEPS = _BUILTIN_STEPS + (
-    _fsf(4, 5, 2000), _fsf(5, FULL_SKILL, 2000), _fsf(6, FULL_SKILL, 5000),
-    _fsf(7, FULL_SKILL, 15000), _fsf(8, FULL_SKILL, 50000))
+# The built-in engine's levels are the first steps everywhere, those a ladder tells apart
+# (docs/engines.md): in Yari Shogi its level 2 (depth 1, 150 cp of noise) beat level 1 (400
+# cp) +17 -7 and its level 5 (depth 3) beat level 3 (depth 2, 60 cp) only +13 -11, so
+# levels 1, 2 and 5; in Wa Shogi level 2 did not beat level 1 (+7 =1 -8), so levels 1, 3
+# and 5. In Yari Fairy-Stockfish's 1,000 nodes beat depth 3 +18 -6; in shogi 1,000 nodes
+# lost to it (+9 =1 -14) and 2,000 scored even (+12 -12), so shogi's Fairy-Stockfish starts
+# at 4,000. Each doubling of its budget is the next step. Wa Shogi has the built-in levels alone: CrazyWa 1.0.5 crashed in the first
+# game of every match tried (at depth 2 and at node budgets, asked again with and without
+# the game's moves), so a ladder cannot rate it; it gives Wa's hints (`strongest_engine`).
+# The built-in engine's level 6 (4 plies) tops Wa without drops.
 SCALES = {
-    "yari": _FSF_STEPS,
-    "shogi": _FSF_STEPS,
-    "wa": _BUILTIN_STEPS + (_builtin(4, 6), Level(5, CRAZYWA)),
-    "wa-nodrops": _BUILTIN_STEPS + (_builtin(4, 6),),
+    "yari": _steps(1, 2, 5, (FSF, 1000), (FSF, 2000), (FSF, 4000), (FSF, 8000), (FSF, 16000),
+                   (FSF, 32000)),
+    "shogi": _steps(1, 2, 5, (FSF, 4000), (FSF, 8000), (FSF, 16000), (FSF, 32000)),
+    "wa": _steps(1, 3, 5),
+    "wa-nodrops": _steps(1, 3, 5, 6),
 }
-# The level `play` starts at: the built-in engine's own default, which needs nothing installed.
+# The level `play` starts at: the built-in engine at depth 3, which needs nothing installed.
 DEFAULT_LEVEL = 3
 
-# What the ladder measured (`yariboard ladder --games 8 --max-plies 150`; docs/engines.md has
-# the run): a level's rating and the half-width of its 95 % interval, level 1 rated 0.
+# What the ladder measured (docs/engines.md has the runs and their commands): a level's
+# rating and the half-width of its 95 % interval, level 1 rated 0.
 RATINGS = {
-    "yari": {1: (0, 0), 2: (79, 219), 3: (571, 404), 4: (571, 457), 5: (609, 500),
-             6: (1102, 604), 7: (1594, 693), 8: (2086, 772)},
-    "shogi": {1: (0, 0), 2: (120, 209), 3: (613, 399), 4: (892, 483), 5: (892, 528),
-              6: (1172, 594), 7: (1451, 654), 8: (1731, 708)},
+    "yari": {1: (0, 0), 2: (147, 145), 3: (625, 298), 4: (807, 334), 5: (971, 364),
+             6: (1153, 394), 7: (1416, 429), 8: (1704, 462), 9: (1886, 486)},
+    "shogi": {1: (0, 0), 2: (70, 133), 3: (747, 366), 4: (966, 399), 5: (1230, 429),
+              6: (1450, 458), 7: (1713, 489)},
 }
 
 
@@ -137,10 +135,8 @@ def open_level(variant, number, node=None, engines_dir=None, seed=None):
     step = level(variant, number)
     if step.engine == BUILTIN:
         return Engine(level=step.builtin_level, seed=seed)
-    if step.engine == FSF:
-        return fsf.open_engine(variant, node=node, root=engines_dir, skill=step.skill,
-                               nodes=step.nodes)
-    return XBoardEngine(variant=variant)
+    return fsf.open_engine(variant, node=node, root=engines_dir, skill=FULL_SKILL,
+                           nodes=step.nodes)
 
 
 def strongest_engine(variant, node=None, engines_dir=None):

@@ -30,6 +30,8 @@ from yariboard.engines.players import play_game
 from yariboard.engines.usi import UsiEngine
 
 OPENING_PLIES = 2
+# Draws of an opening allowed per opening wanted, before a repeat is taken.
+REDRAWS = 100
 # A new Python process importing the engine; generous, for a machine under load.
 STARTUP_SECONDS = 60
 MAX_PLIES = 200
@@ -48,16 +50,36 @@ def open_builtin(variant, nodes):
                      name="built-in (USI)", startup_timeout=STARTUP_SECONDS)
 
 
-def openings(variant, count, seed, plies=OPENING_PLIES):
-    """`count` start SFENs, each a few seeded random legal plies from the start position."""
+def opening_lines(variant, count, seed, plies=OPENING_PLIES):
+    """`count` openings, each a few seeded random legal plies from the start position (as
+    a list of moves), no two alike: at a fixed budget a repeated opening would replay a game
+    move for move and count it twice. (Should the variant run short of distinct openings,
+    repeats fill up.) A game goes on from the moves, not from a set-up position, so every
+    engine sees its whole history (CrazyWa crashes when searching set-up positions)."""
     rng = random.Random(seed)
-    starts = []
-    for _ in range(count):
+    lines, seen = [], set()
+    for attempt in range(count * REDRAWS):
         position = Position(variant_by_name(variant))
         for _ in range(plies):
             position.push(rng.choice(position.legal_moves()))
-        starts.append(position.sfen())
-    return starts
+        if position.sfen() not in seen or attempt >= (count - 1) * REDRAWS:
+            lines.append(position.moves())
+            seen.add(position.sfen())
+        if len(lines) == count:
+            break
+    return lines
+
+
+def opening_sfen(variant, line):
+    position = Position(variant_by_name(variant))
+    for move in line:
+        position.push(move)
+    return position.sfen()
+
+
+def openings(variant, count, seed, plies=OPENING_PLIES):
+    """The positions `opening_lines` reaches, as SFENs."""
+    return [opening_sfen(variant, line) for line in opening_lines(variant, count, seed, plies)]
 
 
 @dataclass
@@ -263,7 +285,7 @@ def play_match(games, open_pair, variant="yari", seed=1, max_plies=MAX_PLIES, on
     is called as each game ends, one call at a time. With `sprt` (an Sprt), no new game is
     begun once the games ended so far decide it (those under way are played out)."""
     report = MatchReport()
-    starts = openings(variant, (games + 1) // 2, seed)
+    lines = opening_lines(variant, (games + 1) // 2, seed)
     waiting = queue.Queue()
     for index in range(games):
         waiting.put(index)
@@ -281,14 +303,14 @@ def play_match(games, open_pair, variant="yari", seed=1, max_plies=MAX_PLIES, on
                     index = waiting.get_nowait()
                 except queue.Empty:
                     return
-                start = starts[index // 2]
+                line = lines[index // 2]
                 first_side = BLACK if index % 2 == 0 else WHITE
                 black, white = (first, second) if first_side == BLACK else (second, first)
                 first.new_game()
                 second.new_game()
-                outcome = play_game(black, white, variant=variant, sfen=start,
+                outcome = play_game(black, white, variant=variant, opening=line,
                                     max_plies=max_plies, limit=Limit(depth=depth))
-                game = GameReport(start, first_side, outcome.winner, outcome.reason,
+                game = GameReport(opening_sfen(variant, line), first_side, outcome.winner, outcome.reason,
                                   len(outcome.moves))
                 with reporting:
                     finished[index] = game

@@ -89,15 +89,18 @@ class GameOutcome:
 
 
 def play_game(black, white, variant=YARI, sfen=None, max_plies=DEFAULT_MAX_PLIES,
-              limit=None, on_move=None):
+              limit=None, on_move=None, opening=()):
     """Play `black` against `white` to the end (mate, repetition, resignation, illegal move)
-    or to `max_plies`, then adjudicate by material. Each move is searched with `limit`.
+    or to `max_plies` (`opening` counted in), then adjudicate by material. Each move is
+    searched with `limit`. The `opening` moves are played first, part of the game's history.
 
     Every move a player returns is checked with the rules core before it is played: an
     illegal one loses the game with reason 'illegal-move'. `on_move(position, result)` is
     called after each move is played.
     """
     pos = Position(variant_by_name(variant), sfen)
+    for move in opening:
+        pos.push(move)
     players = {BLACK: black, WHITE: white}
     while True:
         status = pos.status()

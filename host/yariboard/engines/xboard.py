@@ -154,15 +154,16 @@ class XBoardEngine(EngineProcess):
             raise
 
     def _once_more_if_it_dies(self, ask, position, *args):
-        """CrazyWa 1.0.5 now and then crashes on a position that a second try answers:
-        restart once, and count it in `restarts`."""
+        """CrazyWa 1.0.5 now and then crashes on a game that a second try answers, shown the
+        position alone without the moves that led to it (so it sees no repetition in that
+        one search): restart once, and count it in `restarts`."""
         try:
             return ask(position, *args)
         except EngineDied:
             self.close()
             self.restarts += 1
             self._start()
-            return ask(position, *args)
+            return ask(position, *args, history=False)
 
     # -- the common engine interface --------------------------------------------------------
     def search(self, position, limit=None):
@@ -205,9 +206,9 @@ class XBoardEngine(EngineProcess):
         self.close()
         self._start()
 
-    def _search(self, position, limit):
+    def _search(self, position, limit, history=True):
         self._restart()             # a fresh process each time: CrazyWa crashes less so
-        self._set_position(position)
+        self._set_position(position, history)
         self._send("sd %d" % min(limit.depth or DEEPEST, DEEPEST))
         seconds = limit.planned_seconds(position.side)
         if limit.nodes is not None and seconds is None:

@@ -1,6 +1,7 @@
 """`yariboard demo`: a whole game through the simulated board, saved in the archive.
 
-Two built-in engines play each other. Every move is ordered on the board with `show` and
+Two engines play each other, each at a level of the strength scale (engines/levels.py),
+as `play --level` would set them. Every move is ordered on the board with `show` and
 carried out by scripted hands on the simulated reed switches; the firmware (the real one,
 on the MicroPython unix port) commits it and announces it over the pseudo-terminal, and
 only then does the archive store it. The game ends with the board's own verdict (mate,
@@ -9,38 +10,53 @@ side at least 3 Pawns ahead wins, else a draw), recorded as 'adjudication'.
 """
 import time
 
+from boardfw import config as board_config
 from shogicore.variants import BLACK, WHITE
-from yariboard.engines.builtin.search import Engine
+from yariboard import resources
 from yariboard.board.link import Link
+from yariboard.engines import levels as scale
 from yariboard.engines.players import adjudicate
 from yariboard.play.recorder import Recorder
 from yariboard.play.session import PlaySession
 from yariboard.sim.rig import SimRig
 
 DEFAULT_MAX_PLIES = 160
-DEFAULT_LEVELS = (5, 1)
-SECONDS_PER_MOVE = 0.15
+# The built-in engine at depth 3 against its level 1: both need nothing installed.
+DEFAULT_LEVELS = (3, 1)
 WINNER_NAMES = {BLACK: "black", WHITE: "white", None: "draw"}
 
 
-def player_names(levels):
+def player_names(variant, levels):
     """(Black's, White's) names in the archive for engines of these levels."""
-    return tuple("built-in engine, level %d" % level for level in levels)
+    return tuple(scale.label(variant, level) for level in levels)
 
 
 def run_demo(archive, levels=DEFAULT_LEVELS, max_plies=DEFAULT_MAX_PLIES, seed=1,
-             seconds_per_move=SECONDS_PER_MOVE, storage_dir=None, board="yari-9x7",
-             watch=None):
+             seconds_per_move=None, storage_dir=None, board="yari-9x7", watch=None):
     """Play one engine-vs-engine game on the simulated board; returns the archive game id.
 
-    `levels`: (Black's, White's) engine levels; unequal levels make a decisive game likely.
+    `levels`: (Black's, White's) levels of the board's variant's scale; unequal levels make
+    a decisive game likely. Each plays at its level's own budget, or `seconds_per_move`.
     `board`: the simulated board (hardware/boards/NAME.json), whose variant is played.
     `watch(session, leds, phase)` is called after every step and once at the end (the
-    screen of `yariboard demo`).
+    screen of `yariboard demo`). ValueError for a level off the scale, EngineError when a
+    level's engine is not installed.
     """
     watch = watch or (lambda session, leds, phase: None)
-    names = player_names(levels)
-    engines = {BLACK: Engine(level=levels[0], seed=seed), WHITE: Engine(level=levels[1], seed=seed + 1)}
+    variant = board_config.load(resources.board_file(board)).variant
+    names = player_names(variant, levels)
+    engines = {}
+    try:
+        for side, level in zip((BLACK, WHITE), levels):
+            engines[side] = scale.open_level(variant, level, seed=seed + side)
+        return _play(archive, engines, names, max_plies, seconds_per_move, storage_dir, board,
+                     watch)
+    finally:
+        for engine in engines.values():
+            engine.close()
+
+
+def _play(archive, engines, names, max_plies, seconds_per_move, storage_dir, board, watch):
     with SimRig(storage_dir, board=board) as rig:
         link = Link(finder=rig.ports)
         recorder = Recorder(link, archive, black=names[0], white=names[1])
