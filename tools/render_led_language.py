@@ -11,7 +11,7 @@ import sys
 from PIL import Image, ImageDraw, ImageFont
 
 from boardfw import ledlang
-from yariboard.board.ledstyles import MEANINGS, channels, style_names
+from yariboard.board.ledstyles import MEANINGS, channels, style_names, style_rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OUT = os.path.join(ROOT, "docs", "led-language.png")
@@ -35,12 +35,12 @@ def shown(rgb):
 def render(path=DEFAULT_OUT):
     font = ImageFont.load_default(15)
     small = ImageFont.load_default(12)
-    steps = len(ledlang.TABLE[0][1]) * STRIP_CYCLES  # every pattern is one second long
+    steps = len(style_rows()[0][1]) * STRIP_CYCLES  # every pattern is one second long
     name_x, meaning_x = 50, 200
     strip_x = 600
     width = strip_x + steps * CELL + 20
     top = 64
-    height = top + ROW * len(ledlang.TABLE) + 14
+    height = top + ROW * len(style_rows()) + 14
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.text((14, 12), "Yari Board: what the square lights mean", font=ImageFont.load_default(20),
@@ -49,7 +49,7 @@ def render(path=DEFAULT_OUT):
         ledlang.STEP_MS, steps * ledlang.STEP_MS // 1000), font=small, fill=INK)
     draw.text((name_x, 42), "style", font=small, fill=INK)
     draw.text((meaning_x, 42), "meaning", font=small, fill=INK)
-    for row, (name, (rgb, _)) in enumerate(zip(style_names(), ledlang.TABLE)):
+    for row, (name, (rgb, _)) in enumerate(zip(style_names(), style_rows())):
         y = top + row * ROW
         colour = shown(channels(rgb))
         meaning = MEANINGS[name]

@@ -9,7 +9,7 @@ from boardfw import protocol
 from shogicore.game import Game
 from shogicore.move import parse_usi
 from shogicore.variants import YARI
-from yariboard.board.ledstyles import channels
+from yariboard.board.ledstyles import channels, style_rows
 from yariboard.sim.board import SerialClient, SimBoard, move_gestures, occupied_squares
 
 pytestmark = [pytest.mark.micropython]
@@ -45,7 +45,7 @@ def drain(sim, client):
 
 
 def style_colour(style):
-    return channels(ledlang.TABLE[style][0])
+    return channels(style_rows()[style][0])
 
 
 def after(client, mark, verb):

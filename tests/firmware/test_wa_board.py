@@ -117,7 +117,7 @@ print(json.dumps([strip[i] for i in range(len(strip))]))
 def test_every_wa_piece_that_can_be_dropped_has_a_drop_choice_colour_of_its_own():
     from boardfw import ledlang
     from shogicore.variants import variant_by_name
-    from yariboard.board.ledstyles import style_names
+    from yariboard.board.ledstyles import style_names, style_rows
 
     wa = variant_by_name("wa")
     styles = [ledlang.drop_choice(wa.symbol(kind)) for kind in wa.hand_kinds]
@@ -125,4 +125,4 @@ def test_every_wa_piece_that_can_be_dropped_has_a_drop_choice_colour_of_its_own(
     for kind, style in zip(wa.hand_kinds, styles):
         assert style_names()[style] == "choice-" + wa.symbol(kind)
     # the colour tells the offered piece apart from the other Wa pieces
-    assert len({ledlang.TABLE[style][0] for style in styles}) == len(styles)
+    assert len({style_rows()[style][0] for style in styles}) == len(styles)

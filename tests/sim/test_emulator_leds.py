@@ -3,7 +3,7 @@ host tells a steady square from a blinking one of the same colour by watching it
 The frames here are what the board's LED refresh would send, step by step, from ledlang."""
 from boardfw import ledlang
 from yariboard.sim.emulator import seen_styles
-from yariboard.board.ledstyles import channels
+from yariboard.board.ledstyles import channels, style_rows
 
 MS = 1000000
 
@@ -50,12 +50,12 @@ def test_a_square_that_went_dark_for_good_leaves_the_picture():
 
 def test_a_square_that_changes_colour_is_read_by_its_new_colour():
     history = frames({"2b": (ledlang.DESTINATION, 0)}, 600)
-    history.append((700 * MS, {"2b": channels(ledlang.TABLE[ledlang.LAST_MOVE][0])}))
+    history.append((700 * MS, {"2b": channels(style_rows()[ledlang.LAST_MOVE][0])}))
     assert seen_styles(history, 900 * MS) == {"2b": "last-move"}
 
 
 def test_a_steady_light_that_went_off_and_came_back_is_still_steady():
-    green = channels(ledlang.TABLE[ledlang.DESTINATION][0])
+    green = channels(style_rows()[ledlang.DESTINATION][0])
     history = [(0, {"5f": green}), (300 * MS, {}), (500 * MS, {"5f": green})]
     assert seen_styles(history, 900 * MS) == {"5f": "destination"}
 

@@ -57,9 +57,14 @@ def style_constants():
             and key not in NOT_STYLES}
 
 
+def style_rows():
+    """(colour 0xRRGGBB, blink pattern) of every style, in order: ledlang.TABLE by rows."""
+    return list(zip(ledlang.TABLE[::2], ledlang.TABLE[1::2]))
+
+
 def style_names():
     """The legend's name of every row of ledlang.TABLE, in order: 'destination', 'choice-P'."""
     names = {row: key.lower().replace("_", "-") for key, row in style_constants().items()}
     for letter in ledlang.DROP_LETTERS:
         names[ledlang.drop_choice(letter)] = "choice-" + letter
-    return [names[row] for row in range(len(ledlang.TABLE))]
+    return [names[row] for row in range(len(style_rows()))]

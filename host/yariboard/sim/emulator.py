@@ -20,13 +20,13 @@ from boardfw import ledlang
 from yariboard.engines.process import cpu_seconds
 from yariboard.resources import CHECKOUT, board_file
 from yariboard.sim.board import PtyBoard, occupied_squares
-from yariboard.board.ledstyles import channels, style_names
+from yariboard.board.ledstyles import channels, style_names, style_rows
 from yariboard.sim.rig import SimRig, hand_actions
 
 # A real Pico reports no styles, only the colours it lit. colour -> [(style name, longest
 # dark run of its blink pattern in ns; 0: steady)], in the LED language's order.
 STYLES_OF_COLOUR = {}
-for _name, (_rgb, _pattern) in zip(style_names(), ledlang.TABLE):
+for _name, (_rgb, _pattern) in zip(style_names(), style_rows()):
     _dark_steps = max(len(run) for run in (_pattern + _pattern).decode().split("#"))
     STYLES_OF_COLOUR.setdefault(channels(_rgb), []).append(
         (_name, _dark_steps * ledlang.STEP_MS * 1000000))

@@ -22,7 +22,7 @@ from boardfw import ledlang
 from yariboard.records.notation import hodges_name
 from shogicore.position import Position, piece_colour, piece_kind
 from shogicore.variants import BLACK, WHITE, variant_by_name
-from yariboard.board.ledstyles import MEANINGS, channels, style_names
+from yariboard.board.ledstyles import MEANINGS, channels, style_names, style_rows
 from yariboard.ui.piecenames import piece_name
 
 # The mark each LED style adds to its square in the grid (drop choices: the piece letter).
@@ -62,7 +62,7 @@ def led_rgb(style):
     row = STYLE_ROWS.get(style)
     if row is None:
         return "#808080"
-    r, g, b = channels(ledlang.TABLE[row][0])
+    r, g, b = channels(style_rows()[row][0])
     scale = SCREEN_BRIGHTNESS / max(r, g, b, 1)
     return "#%02x%02x%02x" % tuple(min(255, int(c * scale)) for c in (r, g, b))
 
@@ -72,7 +72,7 @@ def led_blink(style):
     row = STYLE_ROWS.get(style)
     if row is None:
         return ""
-    pattern = bytes(ledlang.TABLE[row][1])
+    pattern = bytes(style_rows()[row][1])
     return "" if pattern == STEADY else BLINK_WORDS.get(pattern, "blinks")
 
 
