@@ -25,8 +25,9 @@ def micropython_json(code):
     return json.loads(stdout.strip().splitlines()[-1])
 
 
-def test_matrix_reports_a_change_only_after_it_held_for_the_debounce_time():
-    result = micropython_json("""
+# The matrix on simulated pins, and what it rings (matrix.Watch.append) as [row, col, closed]
+# of 7 columns.
+MATRIX_CHANGES = """
 from boardfw.matrix import Matrix
 from boardfw.sim_hw import SimMatrixPins
 class Changes:
@@ -36,6 +37,11 @@ class Changes:
     def append(self, code, t):
         self.items.append([(code & 255) // 7, (code & 255) % 7, bool(code & 256)])
         return True
+"""
+
+
+def test_matrix_reports_a_change_only_after_it_held_for_the_debounce_time():
+    result = micropython_json(MATRIX_CHANGES + """
 pins = SimMatrixPins(9)
 m = Matrix(pins, 9, 7, 30)
 m.prime(0)
@@ -59,16 +65,7 @@ print(json.dumps([log, m.closed(4, 1), m.closed(2, 3)]))
 
 
 def test_a_chattering_switch_does_not_hold_up_its_neighbours_in_the_row():
-    reported = micropython_json("""
-from boardfw.matrix import Matrix
-from boardfw.sim_hw import SimMatrixPins
-class Changes:
-    # what the matrix rings (matrix.Watch.append), as [row, col, closed] of 7 columns
-    def __init__(self):
-        self.items = []
-    def append(self, code, t):
-        self.items.append([(code & 255) // 7, (code & 255) % 7, bool(code & 256)])
-        return True
+    reported = micropython_json(MATRIX_CHANGES + """
 pins = SimMatrixPins(9)
 m = Matrix(pins, 9, 7, 30)
 m.prime(0)
@@ -87,16 +84,7 @@ print(json.dumps(out))
 def test_the_debounce_time_holds_across_the_16_bit_wrap_of_its_timers():
     # The matrix keeps the low 16 bits of ticks_ms per switch: a change seen at 65530 ms
     # settles at 65560 ms, past 65536, exactly as one seen at 10 ms settles at 40 ms.
-    reported = micropython_json("""
-from boardfw.matrix import Matrix
-from boardfw.sim_hw import SimMatrixPins
-class Changes:
-    # what the matrix rings (matrix.Watch.append), as [row, col, closed] of 7 columns
-    def __init__(self):
-        self.items = []
-    def append(self, code, t):
-        self.items.append([(code & 255) // 7, (code & 255) % 7, bool(code & 256)])
-        return True
+    reported = micropython_json(MATRIX_CHANGES + """
 pins = SimMatrixPins(9)
 m = Matrix(pins, 9, 7, 30)
 out = []
