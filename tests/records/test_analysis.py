@@ -15,6 +15,7 @@ from shogicore.move import parse_usi
 from shogicore.position import Position
 from shogicore.variants import variant_by_name
 from tests.fsf_support import require_fsf
+from tests.records.old_schemas import GAMES_AND_MOVES_V1
 from yariboard.records import analysis, formats as exports
 from yariboard.engines import fsf
 from yariboard.engines.analysis import analyse
@@ -92,21 +93,10 @@ def test_stored_analysis_survives_reopening_and_is_dropped_with_taken_back_moves
         assert analysis.load(archive, game_id) is None
 
 
-V1_SCHEMA = """
-CREATE TABLE games (id INTEGER PRIMARY KEY, variant TEXT NOT NULL, start_sfen TEXT NOT NULL,
-    black TEXT NOT NULL DEFAULT '', white TEXT NOT NULL DEFAULT '', date TEXT NOT NULL,
-    handicap TEXT NOT NULL DEFAULT '', mode TEXT NOT NULL DEFAULT 'casual',
-    winner TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '', board_game TEXT UNIQUE);
-CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    ply INTEGER NOT NULL, usi TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (game_id, ply))
-    WITHOUT ROWID;
-"""
-
-
 def test_an_archive_of_schema_1_gains_the_analysis_tables_and_keeps_its_games(tmp_path):
     path = str(tmp_path / "old.sqlite3")
     db = sqlite3.connect(path)
-    db.executescript(V1_SCHEMA)
+    db.executescript(GAMES_AND_MOVES_V1)
     db.execute("INSERT INTO games (id, variant, start_sfen, date) VALUES (1, 'shogi', ?, ?)",
                (variant_by_name("shogi").start_sfen, "2025-01-02T10:00:00Z"))
     db.executemany("INSERT INTO moves VALUES (1, ?, ?, ?)",

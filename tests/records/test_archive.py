@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from tests.records.old_schemas import GAMES_AND_MOVES_V1
 from tests.records.test_records import random_record
 from yariboard.records.archive import (DB_ENV, SCHEMA_VERSION, Archive, ArchiveError, ArchiveFull,
                                       Query, default_path)
@@ -184,14 +185,7 @@ def test_a_full_disk_says_so_and_loses_nothing(tmp_path):
 def test_an_archive_of_schema_2_gains_zone_and_notes_and_keeps_its_games(tmp_path):
     path = str(tmp_path / "old.sqlite3")
     db = sqlite3.connect(path)
-    db.executescript("""
-        CREATE TABLE games (id INTEGER PRIMARY KEY, variant TEXT NOT NULL, start_sfen TEXT NOT NULL,
-            black TEXT NOT NULL DEFAULT '', white TEXT NOT NULL DEFAULT '', date TEXT NOT NULL,
-            handicap TEXT NOT NULL DEFAULT '', mode TEXT NOT NULL DEFAULT 'casual',
-            winner TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '', board_game TEXT UNIQUE);
-        CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            ply INTEGER NOT NULL, usi TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (game_id, ply))
-            WITHOUT ROWID;
+    db.executescript(GAMES_AND_MOVES_V1 + """
         INSERT INTO games (variant, start_sfen, black, date) VALUES
             ('shogi', 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', 'Old',
              '2024-01-01T00:00:00Z');
