@@ -3,11 +3,10 @@ from contextlib import nullcontext
 
 from rich.console import Console
 
-from boardfw import config as board_config
-from yariboard import resources
 from yariboard.play import demo
 from yariboard.cli.common import add_board_option, add_db_option, fail, open_archive
-from yariboard.cli.options import add_spectator_options, level_help, start_spectators
+from yariboard.cli.options import (add_spectator_options, board_file_variant, board_for,
+                                   level_help, start_spectators)
 from yariboard.engines import levels as scale
 from yariboard.engines.base import EngineError
 from yariboard.ui.console import watch_demo
@@ -36,8 +35,7 @@ def register(subparsers):
 
 def run(args):
     levels = (args.black_level, args.white_level)
-    board = args.board or "yari-9x7"
-    variant = board_config.load(resources.board_file(board)).variant
+    board, variant = board_for(args), board_file_variant(args)
     try:
         for level in levels:
             scale.level(variant, level)

@@ -59,8 +59,7 @@ def check_game_options(args, board_variant):
 def _no_board_message(variant, board_variant):
     """Why `variant` can't be played here: the board file fixes the variant, so name the
     boards that do play it, or say that none does."""
-    boards = {name: board_config.load(resources.board_file(name)).variant
-              for name in resources.board_names()}
+    boards = board_variants()
     players = [name for name, played in boards.items() if played == variant]
     if players:
         return "this board plays %s, not %s (choose the board with --board %s)" % (
@@ -69,15 +68,19 @@ def _no_board_message(variant, board_variant):
         "%s (%s)" % (played, name) for name, played in sorted(boards.items())))
 
 
+def board_variants():
+    """{board file name: the variant it plays}, for every board file shipped."""
+    return {name: board_config.load(resources.board_file(name)).variant
+            for name in resources.board_names()}
+
+
 def board_for(args):
     """The board file named by --board, else one that plays --variant, else yari-9x7."""
-    board = getattr(args, "board", None)
-    if board or not args.variant:
+    board, variant = getattr(args, "board", None), getattr(args, "variant", None)
+    if board or not variant:
         return board or DEFAULT_BOARD
-    for name in resources.board_names():
-        if board_config.load(resources.board_file(name)).variant == args.variant:
-            return name
-    return DEFAULT_BOARD
+    players = [name for name, played in board_variants().items() if played == variant]
+    return players[0] if players else DEFAULT_BOARD
 
 
 def board_file_variant(args):
@@ -87,7 +90,7 @@ def board_file_variant(args):
 
 def board_variant(args):
     """The variant the game will be: --variant, else that of the board --board names."""
-    return args.variant or board_config.load(resources.board_file(board_for(args))).variant
+    return args.variant or board_file_variant(args)
 
 
 def check_storage(path):
