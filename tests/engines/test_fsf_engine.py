@@ -17,7 +17,6 @@ from shogicore.variants import BLACK, WHITE, variant_by_name
 from yariboard.engines.base import Limit
 from yariboard.engines import fsf
 from yariboard.cli.main import main
-from yariboard.engines.usi import UsiError
 
 from tests.fsf_support import require_fsf
 from tests.oracles import random_game

@@ -3,7 +3,7 @@ import pytest
 
 from shogicore import BLACK, SHOGI, WHITE, YARI, Game, MoveError, Position
 from shogicore.impasse import impasse_points, impasse_result
-from shogicore.move import drop_kind, is_drop, is_promotion, move_from, move_to, parse_usi, to_usi
+from shogicore.move import drop_kind, is_drop, is_promotion, move_to, parse_usi, to_usi
 
 
 def names(position, moves):

@@ -18,7 +18,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from boardfw import ledlang
 from yariboard.records.notation import hodges_name
 from shogicore.position import Position, piece_colour, piece_kind
 from shogicore.variants import BLACK, WHITE, variant_by_name

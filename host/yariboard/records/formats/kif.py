@@ -20,7 +20,7 @@ from shogicore.variants import BLACK, variant_by_name
 
 from yariboard.records.declaration import declaration_wins
 from yariboard.records.formats import bod, dates
-from yariboard.records.game import (FIRST_YEAR, LAST_YEAR, GameRecord, MoveRecord, RecordError,
+from yariboard.records.game import (GameRecord, MoveRecord, RecordError,
                                handicap_of, now_stamp, settle, stamp_at,
                                     stamp_seconds, walk)
 from yariboard.records.playback import RecordPosition, usi_table
