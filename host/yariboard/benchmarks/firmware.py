@@ -348,11 +348,14 @@ def loop_timing(binary, workdir, moves, board="yari-9x7", variant="yari", lifted
     for name, value in (("STORAGE", storage), ("MOVES", moves), ("BOARD", board_file(board)),
                         ("OCCUPIED", occupied_squares(variant)), ("LIFTED", lifted), ("LIT", lit)):
         code = code.replace(name, repr(value))
-    proc = subprocess.run([binary, "-X", "heapsize=%dK" % PICO_HEAP_KB, "-c", code],
+    # a 64-bit port's objects are twice the Pico's: the Pico-sized heap scaled as they are
+    heap_kb = PICO_HEAP_KB * word_bits(binary) // 32
+    proc = subprocess.run([binary, "-X", "heapsize=%dK" % heap_kb, "-c", code],
                           cwd=FIRMWARE, capture_output=True,
                           text=True, env=dict(os.environ, MICROPYPATH=FIRMWARE), timeout=300)
-    if proc.returncode:
-        raise RuntimeError(proc.stderr)
+    if proc.returncode:   # MicroPython prints an uncaught exception on stdout
+        raise RuntimeError("loop timing on %s failed: %s" % (
+            board, (proc.stderr or proc.stdout).strip().splitlines()[-1:]))
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
