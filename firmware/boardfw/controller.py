@@ -183,6 +183,7 @@ class Controller:
         if result != store.result or illegal != store.illegal:
             due = store.append("=", result, illegal)
         if due or store.plies != self._ply():
+            gc.collect()   # the record is built whole: from a heap left as compact as can be
             self.save()
 
     def usi_moves(self, first, end):
