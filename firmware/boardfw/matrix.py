@@ -1,17 +1,17 @@
 """Reed-switch matrix: debounce every switch of a scanned matrix, report settled changes.
 
-The rows are read by `pico_hw.PinMatrix` on the board, `sim_hw.SimMatrixPins` in the
+The rows are read by `pico_hw.RingMatrix` on the board, `sim_hw.SimMatrixPins` in the
 simulator; this module only sees column bitmasks.
 
-The pieces and buttons are watched while the main loop is busy (`Watch`). Every reading of
+The pieces and buttons are watched while the main loop is busy (`Watch`). Every sample of
 the matrix and the buttons is `Watch.scan(now_ms)`: a switch or a button whose new value
 has read the same on every sample for its debounce time is written, with the time it
 settled, into a ring of events that the main loop takes in order (`Watch.pop`). On the Pico
-a hard timer interrupt samples every `PicoHardware.sample_ms`, so a commit, a save, a
-garbage collection, a new game or the start-up in the main loop leave the board watched;
-only the flash chip's erases and programs, which stop the CPU, leave it blind
-(docs/emulator.md has the figures). On the unix port the main loop samples once a pass.
-Sampling runs in an interrupt: it allocates nothing.
+a PIO state machine samples every `PicoHardware.sample_ms` into a ring in RAM, and a hard
+timer interrupt hands each sample here with its own time, so a commit, a save, a garbage
+collection, a new game, the start-up and even the flash chip's erases and programs (which
+stop the CPU) leave the board watched (docs/emulator.md has the figures). On the unix port
+the main loop samples once a pass. Sampling runs in an interrupt: it allocates nothing.
 """
 from array import array
 from micropython import const
@@ -104,8 +104,8 @@ class Watch:
     def scan(self, now_ms):
         """Read the matrix and the buttons once; ring the changes that settled."""
         last = self.now_ms
-        # (a stretch over half the readings a change must last may hide one: on the Pico,
-        # read every 4 ms, only the flash chip's work makes one)
+        # (a stretch over half the readings a change must last may hide one: on the Pico
+        # the samples are 4 ms apart whatever the CPU does; on the unix port a slow pass)
         if last is not None and (now_ms - last) & 0x3FFFFFFF > self.matrix.debounce_ms // 2:
             self.blind_end = now_ms
         self.now_ms = now_ms

@@ -31,7 +31,7 @@ _IDLE_MS = const(2)        # with the real clock, the loop wakes at least this o
 
 
 class SimMatrixPins:
-    """Reed switches as bits, one column bitmask per row (the interface of PinMatrix)."""
+    """Reed switches as bits, one column bitmask per row (the interface of pico_hw.RingMatrix)."""
 
     def __init__(self, rows):
         self.bits = [0] * rows

@@ -15,9 +15,10 @@ from shogicore.variants import variant_by_name
 def boot(controller):
     now = controller.hw.ticks_ms()
     config = controller.config
-    controller.matrix.prime(now)
     # watched from here on: the changes while the game is loaded and compacted are kept
     controller.hw.start(controller.watch.scan)
+    # (a sample taken before this finds nothing changed: it has not yet held a debounce time)
+    controller.matrix.prime(now)
     # The board file fixes the variant (the host cannot start another), so the maps from
     # switches to squares and from squares to LEDs are made once, here.
     variant = variant_by_name(config.variant)

@@ -441,15 +441,16 @@ def test_the_serial_link_allocates_nothing_while_no_line_arrives():
     assert run_with_silent_stdin(IDLE_LINK).split() == ["0", "None"]
 
 
-FAKE_GPIO = """
+FAKE_PICO = """
 import sys
+from array import array
 
 class Circuit:
-    # reed switches with one diode each: only the driven row can pull a column
+    # reed switches with one diode each, closed as (row pin, column pin); buttons held down
     closed = set()
-    rows = {}
-    cols = {}
-    driven_at_once = 0
+    pressed = set()
+    active = 0
+    log = []        # what was set up, in order: ('pin', n, mode, pull) and ('sm', ...)
 
 class Pin:
     IN = 0
@@ -461,44 +462,87 @@ class Pin:
         self.n = n
         self.mode = mode
         self.pull = pull
-        if mode == Pin.IN and pull is not None:
-            Circuit.cols[n] = self
-
-    def value(self):
-        return Mem32()[0xD0000004] >> self.n & 1
+        Circuit.log.append(('pin', n, mode, pull))
 
 
-class Mem32:
-    # the SIO registers the matrix reads through: GPIO_IN, GPIO_OUT and GPIO_OE set/clear
-    out = 0
-    oe = 0
+class Pio:
+    # The state machine and the DMA as the hardware runs them: each sample, one word a row
+    # of GPIO 0-28's levels while that row alone is driven, into the ring, wrapping round.
+    rows = []
+    words = 0
+    ring = None
 
-    def __setitem__(self, address, bits):
-        if address == 0xD0000014:
-            Mem32.out |= bits
-        elif address == 0xD0000018:
-            Mem32.out &= ~bits
-        elif address == 0xD0000024:
-            Mem32.oe |= bits
-        elif address == 0xD0000028:
-            Mem32.oe &= ~bits
-        driven = [n for n in Circuit.rows if Mem32.oe >> n & 1]
-        Circuit.driven_at_once = max(Circuit.driven_at_once, len(driven))
+    @staticmethod
+    def run(samples):
+        for _ in range(samples):
+            for row_pin in Pio.rows:
+                levels = 0
+                for n in range(29):
+                    level = 1
+                    if n in Circuit.cols:
+                        level = 1 - Circuit.active
+                        if (row_pin, n) in Circuit.closed:
+                            level = Circuit.active
+                    elif n in Circuit.pressed:
+                        level = 0
+                    levels |= level << n
+                Pio.ring[Pio.words % len(Pio.ring)] = levels
+                Pio.words += 1
 
-    def __getitem__(self, address):
-        assert address == 0xD0000004
-        levels = 0
-        for n in Circuit.cols:
-            level = 1 if Circuit.cols[n].pull == Pin.PULL_UP else 0
-            for (row_pin, col_pin) in Circuit.closed:
-                if col_pin == n and Mem32.oe >> row_pin & 1:
-                    level = Mem32.out >> row_pin & 1
-            levels |= level << n
-        return levels
+
+class PIO:
+    IN_LOW = 0
+    IN_HIGH = 1
+    SHIFT_LEFT = 0
+    SHIFT_RIGHT = 1
+    JOIN_RX = 2
+
+
+def asm_pio(**settings):
+    return lambda program: ('program', settings)
+
+
+class StateMachine:
+    def __init__(self, id, program, freq, in_base, out_base):
+        Circuit.log.append(('sm', id, freq, in_base.n, out_base.n, program[1]))
+
+    def active(self, on):
+        Pio.run(1)
+
+
+class DMA:
+    channels = 0
+
+    def __init__(self):
+        self.channel = DMA.channels
+        DMA.channels += 1
+
+    def pack_ctrl(self, **fields):
+        return fields
+
+    def config(self, read, write, count, ctrl, trigger=False):
+        if isinstance(write, array):
+            Pio.ring = write
+            Circuit.log.append(('copy', count, ctrl['treq_sel'], trigger))
+
+    @property
+    def write(self):
+        return 0x20000000 + 4 * (Pio.words % len(Pio.ring))
+
+
+class Rp2:
+    PIO = PIO
+    StateMachine = StateMachine
+    DMA = DMA
+    asm_pio = asm_pio
+
+class Uctypes:
+    @staticmethod
+    def addressof(buffer):
+        return 0x20000000
 
 class Machine:
     Pin = Pin
-    mem32 = Mem32()
 
     class Timer:
         PERIODIC = 1
@@ -514,52 +558,85 @@ class NeoPixelModule:
 
 sys.modules['machine'] = Machine
 sys.modules['neopixel'] = NeoPixelModule
+sys.modules['rp2'] = Rp2
+sys.modules['uctypes'] = Uctypes
+"""
+
+# The samples the interrupt hands out, each as [ms, rows read, button levels by name].
+TAKE_SAMPLES = """
+taken = []
+def sample(ms):
+    taken.append([ms, [hw.matrix_pins.read_row(r) for r in range(c.ranks)],
+                  dict((name, hw.button_pins[name].value()) for name in hw.button_pins)])
 """
 
 
-def test_pin_matrix_drives_one_row_at_a_time_at_either_active_level():
-    result = micropython_json(FAKE_GPIO + """
-from boardfw import config
-from boardfw.pico_hw import PinMatrix
-c = config.load('%s')
-out = []
-for active in (0, 1):
-    Circuit.rows = {}
-    Circuit.cols = {}
-    m = PinMatrix(c.row_pins, c.col_pins, active)
-    for p in m._rows:
-        Circuit.rows[p.n] = p
-    # three corners of a rectangle closed (the diodes keep the fourth from ghosting)
-    Circuit.closed = {(c.row_pins[1], c.col_pins[2]), (c.row_pins[1], c.col_pins[5]),
-                      (c.row_pins[6], c.col_pins[2]), (c.row_pins[8], c.col_pins[0])}
-    out.append([m.read_row(r) for r in range(c.ranks)])
-print(json.dumps([out, Circuit.driven_at_once]))
-""" % BOARD)
-    readings, driven_at_once = result
-    expected = [0, (1 << 2) | (1 << 5), 0, 0, 0, 0, 1 << 2, 0, 1 << 0]
-    assert readings == [expected, expected]      # rows driven low, then high
-    assert driven_at_once == 1                   # never two rows driven together
-
-
-def test_pico_hardware_takes_every_pin_from_the_board_file():
-    result = micropython_json(FAKE_GPIO + """
+def test_the_pio_ring_hands_out_every_sample_in_order_four_ms_apart_across_its_wrap():
+    result = micropython_json(FAKE_PICO + """
 from boardfw import config
 from boardfw.pico_hw import PicoHardware
 c = config.load('%s')
+out = []
+for active in (0, 1):
+    Circuit.active = active
+    Circuit.cols = c.col_pins
+    Circuit.closed = {(c.row_pins[1], c.col_pins[2]), (c.row_pins[1], c.col_pins[5]),
+                      (c.row_pins[6], c.col_pins[2]), (c.row_pins[8], c.col_pins[0])}
+    Circuit.pressed = {c.button_pins['B']}
+    Pio.rows = c.row_pins
+    Pio.words = 0
+    c.row_active_level = active
+    hw = PicoHardware(c)
+""" % BOARD + TAKE_SAMPLES.replace("\n", "\n    ") + """
+    hw.start(sample)
+    hw._tick(None)                       # nothing new since the start
+    Pio.run(20)
+    hw._tick(None)
+    Circuit.closed = set()
+    Circuit.pressed = set()
+    Pio.run(25)                           # the ring (32 samples) wraps round meanwhile
+    hw._tick(None)
+    out.append(taken)
+print(json.dumps(out))
+""")
+    expected_rows = [0, (1 << 2) | (1 << 5), 0, 0, 0, 0, 1 << 2, 0, 1 << 0]
+    for taken in result:                 # rows driven low, then high
+        assert len(taken) == 45
+        times = [ms for ms, _, _ in taken]
+        assert [b - a for a, b in zip(times, times[1:])] == [4] * 44
+        assert all(rows == expected_rows and buttons == {"A": 1, "B": 0}
+                   for _, rows, buttons in taken[:20])
+        assert all(rows == [0] * 9 and buttons == {"A": 1, "B": 1}
+                   for _, rows, buttons in taken[20:])
+
+
+def test_pico_hardware_takes_every_pin_from_the_board_file():
+    result = micropython_json(FAKE_PICO + """
+from boardfw import config
+from boardfw.pico_hw import PicoHardware
+c = config.load('%s')
+Circuit.cols = c.col_pins
+Pio.rows = c.row_pins
 hw = PicoHardware(c)
-buttons = {}
-for name in hw.button_pins:
-    pin = hw.button_pins[name]
-    buttons[name] = [pin.n, pin.mode, pin.pull]
-print(json.dumps([[p.n for p in hw.matrix_pins._rows], [p.n for p in hw.matrix_pins._cols],
-                  [p.pull for p in hw.matrix_pins._cols], hw.strip.pin.n, hw.strip.pin.mode,
-                  hw.strip.count, buttons, [c.row_pins, c.col_pins, c.led_pin, c.button_pins]]))
+print(json.dumps([Circuit.log, hw.strip.pin.n, hw.strip.pin.mode, hw.strip.count,
+                  [c.row_pins, c.col_pins, c.led_pin, c.button_pins]]))
 """ % BOARD)
-    rows, cols, col_pulls, led_pin, led_mode, led_count, buttons, board = result
+    log, led_pin, led_mode, led_count, board = result
     row_pins, col_pins, board_led_pin, button_pins = board
-    assert rows == row_pins and cols == col_pins and col_pulls == [1] * len(col_pins)
+    sm = next(entry for entry in log if entry[0] == "sm")
+    _, sm_id, freq, in_base, out_base, settings = sm
+    # the PIO reads GPIO 0-28 (every column and button) and drives the rows as pin directions
+    assert (in_base, out_base) == (0, row_pins[0]) and settings["push_thresh"] == 29
+    assert len(settings["out_init"]) == row_pins[-1] - row_pins[0] + 1
+    assert freq * 4 // 1000 == 125              # 125 PIO cycles a sample, a sample every 4 ms
+    copy = next(entry for entry in log if entry[0] == "copy")
+    assert copy == ["copy", len(row_pins) * 32, 4, True]    # paced by SM 0's RX FIFO
+    after = log[log.index(sm):]
+    assert [entry[1:] for entry in after if entry[0] == "pin" and entry[1] in col_pins] == \
+        [[n, 0, 1] for n in col_pins]           # inputs, pulled up, once the PIO is set up
+    assert [entry[1:] for entry in after if entry[0] == "pin" and entry[1] in button_pins.values()] \
+        == [[n, 0, 1] for n in button_pins.values()]
     assert led_pin == board_led_pin and led_mode == 1 and led_count == 63
-    assert buttons == {name: [gp, 0, 1] for name, gp in button_pins.items()}   # IN, PULL_UP
 
 
 def test_simulator_control_lines_it_cannot_read_are_reported_not_fatal(tmp_path):

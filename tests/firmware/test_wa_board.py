@@ -6,7 +6,7 @@ import json
 import os
 
 from tests.mpy import ROOT
-from tests.firmware.test_firmware_drivers import FAKE_GPIO, micropython_json
+from tests.firmware.test_firmware_drivers import FAKE_PICO, TAKE_SAMPLES, micropython_json
 
 pytestmark = [pytest.mark.micropython]
 
@@ -51,40 +51,48 @@ print(json.dumps([out, _bitmap(m, m.stable) == (1 << 120 | 1 << 110 | 1 << 10)])
     assert bitmap_ok    # the sensor dump's bit row * 11 + col, all 121 squares in one number
 
 
-def test_pin_matrix_reads_all_eleven_rows_on_the_wa_pins():
-    result = micropython_json(FAKE_GPIO + """
+def test_the_pio_ring_reads_all_eleven_rows_and_columns_on_the_wa_pins():
+    result = micropython_json(FAKE_PICO + """
 from boardfw import config
-from boardfw.pico_hw import PinMatrix
+from boardfw.pico_hw import PicoHardware
 c = config.load('%s')
-Circuit.rows = {}
-m = PinMatrix(c.row_pins, c.col_pins, 0)
-for p in m._rows:
-    Circuit.rows[p.n] = p
+Circuit.cols = c.col_pins
+Pio.rows = c.row_pins
 # the corners, the two rows on GP26/GP27 and the two columns on GP28/GP1
 Circuit.closed = {(c.row_pins[0], c.col_pins[0]), (c.row_pins[0], c.col_pins[10]),
                   (c.row_pins[9], c.col_pins[9]), (c.row_pins[10], c.col_pins[10]),
                   (c.row_pins[10], c.col_pins[0])}
-print(json.dumps([[m.read_row(r) for r in range(c.ranks)], Circuit.driven_at_once]))
-""" % WA_BOARD)
-    readings, driven_at_once = result
+hw = PicoHardware(c)
+""" % WA_BOARD + TAKE_SAMPLES + """
+hw.start(sample)
+Pio.run(3)
+hw._tick(None)
+print(json.dumps(taken))
+""")
     expected = [1 | 1 << 10] + [0] * 8 + [1 << 9, 1 | 1 << 10]
-    assert readings == expected
-    assert driven_at_once == 1
+    assert [rows for _, rows, _ in result] == [expected] * 3
 
 
 def test_pico_hardware_takes_all_25_pins_and_121_leds_from_the_wa_board_file():
-    result = micropython_json(FAKE_GPIO + """
+    result = micropython_json(FAKE_PICO + """
 from boardfw import config
 from boardfw.pico_hw import PicoHardware
 c = config.load('%s')
+Circuit.cols = c.col_pins
+Pio.rows = c.row_pins
 hw = PicoHardware(c)
-print(json.dumps([[p.n for p in hw.matrix_pins._rows], [p.n for p in hw.matrix_pins._cols],
-                  hw.strip.pin.n, hw.strip.count,
+sm = [entry for entry in Circuit.log if entry[0] == 'sm'][0]
+given_back = [entry[1] for entry in Circuit.log[Circuit.log.index(sm):] if entry[0] == 'pin']
+print(json.dumps([sm[4], len(sm[5]['out_init']), given_back, hw.strip.pin.n, hw.strip.count,
                   dict((name, hw.button_pins[name].n) for name in hw.button_pins)]))
 """ % WA_BOARD)
-    rows, cols, led_pin, led_count, buttons = result
+    out_base, out_pins, given_back, led_pin, led_count, buttons = result
     data = wa_data()
-    assert rows == data["row_pins"] and cols == data["col_pins"]
+    rows, cols = data["row_pins"], data["col_pins"]
+    # the PIO drives GP2 to GP27 (the rows); the columns, LED and buttons among them are
+    # given back to the CPU's pins once it has them
+    assert (out_base, out_pins) == (2, 26)
+    assert sorted(given_back) == sorted(cols + [led_pin] + list(buttons.values()))
     assert led_pin == data["led_pin"] and led_count == 121
     assert buttons == data["buttons"]
     assert len(set(rows + cols + [led_pin] + list(buttons.values()))) == 25

@@ -113,12 +113,13 @@ let ledLastFall = -1;
 let ledBits: number[] = [];
 let ledReport = '';
 let ledFrames = 0;
-// matrix scan timing: when row 0 was last driven, and the busy board time of each pass
+// matrix sampling: when the last sample reached the ring in RAM (its last row taken from the
+// PIO's RX FIFO by the DMA), and the board time between two samples
 let passStart = -1;
-let passIdleAt = 0;
 let passChipAt = 0;
-const passBusyNs: number[] = [];
-// A stretch longer than this between two readings of the matrix is reported as `blind`.
+let ringWords = 0;
+const passNs: number[] = [];
+// A stretch longer than this between two samples reaching the ring is reported as `blind`.
 const BLIND_REPORT_NS = 10_000_000;
 // power cut: at a board time, or during the k-th flash operation from now
 let cutAtNs = Infinity;
@@ -202,7 +203,15 @@ function finish(offset: number, length: number, chipNs: number, apply: (upTo: nu
   apply(length);
   persist(offset, length);
   stats.flashChipNs += chipNs;
-  sim.clock.tick(chipNs);
+  // The CPU waits, the PIO and the DMA do not: the chip's time passes in slices, each ending
+  // where the hands' next change is due, so the pins change at their board times meanwhile.
+  const end = start + chipNs;
+  for (;;) {
+    const stop = waitUntilNs >= 0 ? Math.min(waitUntilNs, end) : end;
+    sim.clock.tick(Math.max(0, stop - now()));
+    if (now() >= end - 0.5) break;
+    runQueue();
+  }
   core.PC = core.LR & ~1; // return from the ROM function
 }
 
@@ -278,20 +287,53 @@ function endLedFrame() {
   }
 }
 
-function rowDriven(state: GPIOPinState) {
-  if (state !== (activeLevel ? GPIOPinState.High : GPIOPinState.Low)) return;
+/** A word of state machine 0's RX FIFO taken (by the DMA, into the ring): each sample of the
+ * matrix is one word a row, row 0 first. */
+function ringWord() {
+  ringWords++;
+  if (ringWords % rowPins.length) return;
   const t = now();
   if (passStart < 0) report(`scanning ${Math.round(t)}`);
   if (passStart >= 0) {
-    passBusyNs.push(t - passStart - (stats.idleNs - passIdleAt));
-    if (passBusyNs.length > 4096) passBusyNs.splice(0, 2048);
+    passNs.push(t - passStart);
+    if (passNs.length > 4096) passNs.splice(0, 2048);
     if (t - passStart > BLIND_REPORT_NS) {
       report(`blind ${Math.round(passStart)} ${Math.round(t)} ${Math.round(stats.flashChipNs - passChipAt)}`);
     }
   }
   passStart = t;
-  passIdleAt = stats.idleNs;
   passChipAt = stats.flashChipNs;
+}
+
+/** rp2040js steps its PIO from setTimeout, apart from board time; here each enabled state
+ * machine steps on the board's clock, once per tick of its divided clock, and waits out an
+ * instruction's delay cycles without stepping, so the PIO replays exactly and keeps running
+ * through a flash operation. */
+function clockPio(mcu: any) {
+  for (const pio of mcu.pio) {
+    pio.run = () => {};   // (rp2040js's own stepping: never started)
+    const stepping = new Set<number>();
+    const write = pio.writeUint32.bind(pio);
+    pio.writeUint32 = (offset: number, value: number) => {
+      write(offset, value);
+      for (const machine of pio.machines) {
+        if (!machine.enabled || stepping.has(machine.index)) continue;
+        stepping.add(machine.index);
+        const alarm = sim.clock.createAlarm(() => {
+          if (!machine.enabled) { stepping.delete(machine.index); return; }
+          const before = machine.cycles;
+          machine.step();
+          pio.checkChangedPins();
+          const divider = (machine.clockDivInt || 65536) + machine.clockDivFrac / 256;
+          alarm.schedule(Math.max(1, machine.cycles - before) * divider * NS_PER_CYCLE);
+        });
+        alarm.schedule(0);
+      }
+    };
+  }
+  const machine = mcu.pio[0].machines[0];
+  const readFIFO = machine.readFIFO.bind(machine);
+  machine.readFIFO = () => { if (!machine.rxFIFO.empty) ringWord(); return readFIFO(); };
 }
 
 function boot() {
@@ -318,7 +360,7 @@ function boot() {
     else ppbWrite(offset, value);
   };
   for (const pin of rowPins) mcu.gpio[pin].addListener((state) => { updateColumns(); });
-  mcu.gpio[rowPins[0]].addListener(rowDriven);
+  clockPio(mcu);
   mcu.gpio[boardFile.led_pin].addListener(ledEdge);
   updateColumns();
   updateButtons();
@@ -344,6 +386,7 @@ function boot() {
   }
   mcu.core.PC = 0x10000000;
   passStart = -1;
+  ringWords = 0;
   report(`boot ${boots} ${Math.round(now())}`);
 }
 
@@ -384,7 +427,7 @@ function runQueue() {
 }
 
 function reportStats(token: string) {
-  const passes = passBusyNs.slice(-256);
+  const passes = passNs.slice(-256);
   const mean = passes.length ? passes.reduce((a, b) => a + b, 0) / passes.length : 0;
   const max = passes.length ? Math.max(...passes) : 0;
   report(`stats ${token} ns=${Math.round(now())} idle_ns=${Math.round(stats.idleNs)} `
@@ -392,7 +435,7 @@ function reportStats(token: string) {
     + `chip_ns=${stats.flashChipNs} passes=${passes.length} pass_mean_ns=${Math.round(mean)} `
     + `pass_max_ns=${Math.round(max)} led_frames=${ledFrames} boots=${boots}`
     + Object.keys(exceptionCounts).map((n) => ` exc${n}=${exceptionCounts[Number(n)]}`).join(''));
-  passBusyNs.length = 0;
+  passNs.length = 0;
 }
 
 let pending = '';
