@@ -118,6 +118,7 @@ let ledFrames = 0;
 let passStart = -1;
 let passChipAt = 0;
 let ringWords = 0;
+let longestPassNs = 0; // since the power-up
 const passNs: number[] = [];
 // A stretch longer than this between two samples reaching the ring is reported as `blind`.
 const BLIND_REPORT_NS = 10_000_000;
@@ -296,6 +297,7 @@ function ringWord() {
   if (passStart < 0) report(`scanning ${Math.round(t)}`);
   if (passStart >= 0) {
     passNs.push(t - passStart);
+    longestPassNs = Math.max(longestPassNs, t - passStart);
     if (passNs.length > 4096) passNs.splice(0, 2048);
     if (t - passStart > BLIND_REPORT_NS) {
       report(`blind ${Math.round(passStart)} ${Math.round(t)} ${Math.round(stats.flashChipNs - passChipAt)}`);
@@ -387,6 +389,7 @@ function boot() {
   mcu.core.PC = 0x10000000;
   passStart = -1;
   ringWords = 0;
+  longestPassNs = 0;
   report(`boot ${boots} ${Math.round(now())}`);
 }
 
@@ -433,7 +436,7 @@ function reportStats(token: string) {
   report(`stats ${token} ns=${Math.round(now())} idle_ns=${Math.round(stats.idleNs)} `
     + `erases=${stats.flashErases} programs=${stats.flashPrograms} program_bytes=${stats.flashBytes} `
     + `chip_ns=${stats.flashChipNs} passes=${passes.length} pass_mean_ns=${Math.round(mean)} `
-    + `pass_max_ns=${Math.round(max)} led_frames=${ledFrames} boots=${boots}`
+    + `pass_max_ns=${Math.round(max)} pass_longest_ns=${Math.round(longestPassNs)} led_frames=${ledFrames} boots=${boots}`
     + Object.keys(exceptionCounts).map((n) => ` exc${n}=${exceptionCounts[Number(n)]}`).join(''));
   passNs.length = 0;
 }

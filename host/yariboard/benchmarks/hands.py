@@ -44,6 +44,7 @@ class Tally:
         self.reseat_asked = 0
         self.windows = []        # (start ns, end ns, situation) of host requests and start-up
         self.blind = {}          # situation -> (longest ns, longest ns outside flash work, count)
+        self.longest_ns = 0      # the longest stretch between two samples, all game long
 
     def add_blind(self, stretches):
         self.blind = {}
@@ -78,6 +79,7 @@ def play_tempo(image, hand_ms, moves, folder):
         play_game(pico, client, tally, moves, random.Random(SEED + hand_ms))
         pico.sync()
         tally.add_blind(pico.blind)
+        tally.longest_ns = pico.stats()["pass_longest_ns"]
         report([tally], "after")
     finally:
         if client:
@@ -160,8 +162,8 @@ def report(tallies, when="after"):
                                               t.missed, t.misrecorded, t.reseat_asked))
     situations = ("start-up", "new/setpos", "playing, no flash work", "playing, a save",
                   "playing, a compaction")
-    print("longest stretch between two readings of the switches (ms; outside flash work; "
-          "how many over 10 ms):")
+    print("longest stretch between two samples of the switches reaching the board's RAM (ms; "
+          "outside flash work; how many over 10 ms):")
     for t in tallies:
         cells = []
         for name in situations:
@@ -171,7 +173,8 @@ def report(tallies, when="after"):
                                                      outside / NS_PER_MS, count))
             else:
                 cells.append("%s under 10" % name)
-        print("  %d ms hands: %s" % (t.hand_ms, "; ".join(cells)), flush=True)
+        longest = "; longest of all %.1f" % (t.longest_ns / NS_PER_MS) if t.longest_ns else ""
+        print("  %d ms hands: %s%s" % (t.hand_ms, "; ".join(cells), longest), flush=True)
 
 
 def run(tempos=TEMPOS, moves=MOVES):
