@@ -172,6 +172,7 @@ function flashOperation(code: number) {
     }
     stats.flashErases++;
     apply = (upTo) => mcu.flash.fill(0xff, offset, offset + upTo);
+    report(`erase ${Math.round(now())} ${Math.round(now() + chipNs)}`);
   } else {
     // flash_range_program(offset, data, count): NOR flash only clears bits
     const data = r[1] >>> 0;
@@ -182,12 +183,13 @@ function flashOperation(code: number) {
     apply = (upTo) => {
       for (let i = 0; i < upTo; i++) mcu.flash[offset + i] &= mcu.readUint8(data + i);
     };
-    return finish(offset, length, chipNs, apply);
+    return finish(offset, length, chipNs, apply, false);
   }
-  return finish(offset, count, chipNs, apply);
+  return finish(offset, count, chipNs, apply, true);
 }
 
-function finish(offset: number, length: number, chipNs: number, apply: (upTo: number) => void) {
+function finish(offset: number, length: number, chipNs: number, apply: (upTo: number) => void,
+  erase: boolean) {
   const core = sim.rp2040.core;
   const start = now();
   let cutAt = Infinity;
@@ -207,9 +209,12 @@ function finish(offset: number, length: number, chipNs: number, apply: (upTo: nu
   // The CPU waits, the PIO and the DMA do not: the chip's time passes in slices, each ending
   // where the hands' next change is due, so the pins change at their board times meanwhile.
   const end = start + chipNs;
+  const inside = erase ? takeArmed(stats.flashErases, start) : [];
   for (;;) {
-    const stop = waitUntilNs >= 0 ? Math.min(waitUntilNs, end) : end;
+    let stop = waitUntilNs >= 0 ? Math.min(waitUntilNs, end) : end;
+    if (inside.length) stop = Math.min(stop, inside[0][0]);
     sim.clock.tick(Math.max(0, stop - now()));
+    while (inside.length && inside[0][0] <= now() + 0.5) control(inside.shift()![1]);
     if (now() >= end - 0.5) break;
     runQueue();
   }
@@ -397,6 +402,17 @@ function boot() {
 
 const queue: string[] = [];
 let waitUntilNs = -1;
+// `erasing K MS LINE`: LINE to be carried out MS ms into the K-th erase from then (by its
+// count since the power-up), as [erase, ns into it, line]
+let armed: Array<[number, number, string]> = [];
+
+/** The armed lines of erase number `erase`, which began at `start`, as [board ns, line] in
+ * time order; they are disarmed. */
+function takeArmed(erase: number, start: number): Array<[number, string]> {
+  const due = armed.filter((a) => a[0] === erase).map((a): [number, string] => [start + a[1], a[2]]);
+  armed = armed.filter((a) => a[0] !== erase);
+  return due.sort((a, b) => a[0] - b[0]);
+}
 
 function runQueue() {
   for (;;) {
@@ -405,28 +421,35 @@ function runQueue() {
       waitUntilNs = -1; // (a trailing `advance` must release the clock too)
     }
     if (!queue.length) return;
-    const line = queue.shift()!;
-    const words = line.trim().split(/\s+/);
-    const verb = words[0];
-    const args = words.slice(1);
-    if (verb === '') continue;
-    else if (verb === 'place') { args.forEach((s) => occupied.add(s)); updateColumns(); }
-    else if (verb === 'lift') { args.forEach((s) => occupied.delete(s)); updateColumns(); report(`lifted ${Math.round(now())} ${args.join(' ')}`); }
-    else if (verb === 'set') { occupied.clear(); args.forEach((s) => occupied.add(s)); updateColumns(); }
-    else if (verb === 'press') { args.forEach((b) => pressed.add(b)); updateButtons(); report(`pressed ${Math.round(now())} ${args.join(' ')}`); }
-    else if (verb === 'release') { args.forEach((b) => pressed.delete(b)); updateButtons(); report(`released ${Math.round(now())} ${args.join(' ')}`); }
-    else if (verb === 'advance') waitUntilNs = now() + Number(args[0]) * 1e6;
-    else if (verb === 'sync') report(`ack ${args[0]} ${Math.round(now())}`);
-    else if (verb === 'stats') reportStats(args[0]);
-    else if (verb === 'cut') {
-      if (args[0] === 'flash') { cutFlashOps = Number(args[1]); cutFraction = Number(args[2] ?? 0.5); }
-      else cutAtNs = now() + Number(args[0]) * NS_PER_CYCLE;
-    }
-    else if (verb === 'pin') sim.rp2040.gpio[Number(args[0])].setInputValue(args[1] === '1');
-    else if (verb === 'reboot') rebootWanted = true;
-    else if (verb === 'quit') { closeSync(flashFd); process.exit(0); }
-    else report(`error unknown command ${JSON.stringify(line)}`);
+    control(queue.shift()!);
   }
+}
+
+function control(line: string) {
+  const words = line.trim().split(/\s+/);
+  const verb = words[0];
+  const args = words.slice(1);
+  if (verb === '') return;
+  else if (verb === 'place') { args.forEach((s) => occupied.add(s)); updateColumns(); }
+  else if (verb === 'lift') { args.forEach((s) => occupied.delete(s)); updateColumns(); report(`lifted ${Math.round(now())} ${args.join(' ')}`); }
+  else if (verb === 'set') { occupied.clear(); args.forEach((s) => occupied.add(s)); updateColumns(); }
+  else if (verb === 'press') { args.forEach((b) => pressed.add(b)); updateButtons(); report(`pressed ${Math.round(now())} ${args.join(' ')}`); }
+  else if (verb === 'release') { args.forEach((b) => pressed.delete(b)); updateButtons(); report(`released ${Math.round(now())} ${args.join(' ')}`); }
+  else if (verb === 'advance') waitUntilNs = now() + Number(args[0]) * 1e6;
+  else if (verb === 'sync') report(`ack ${args[0]} ${Math.round(now())}`);
+  else if (verb === 'stats') reportStats(args[0]);
+  else if (verb === 'cut') {
+    if (args[0] === 'flash') { cutFlashOps = Number(args[1]); cutFraction = Number(args[2] ?? 0.5); }
+    else cutAtNs = now() + Number(args[0]) * NS_PER_CYCLE;
+  }
+  else if (verb === 'erasing') {
+    armed.push([stats.flashErases + Number(args[0]), Number(args[1]) * 1e6, args.slice(2).join(' ')]);
+  }
+  else if (verb === 'disarm') armed = [];
+  else if (verb === 'pin') sim.rp2040.gpio[Number(args[0])].setInputValue(args[1] === '1');
+  else if (verb === 'reboot') rebootWanted = true;
+  else if (verb === 'quit') { closeSync(flashFd); process.exit(0); }
+  else report(`error unknown command ${JSON.stringify(line)}`);
 }
 
 function reportStats(token: string) {

@@ -168,6 +168,7 @@ class EmulatedPico(PtyBoard):
         # (start, end, flash chip ns within) in board ns of each stretch over 10 ms between
         # two readings of the switch matrix
         self.blind = []
+        self.erases = []           # (start, end) in board ns of each flash sector erase
         self.buttons = []          # (board ns, 'pressed' | 'released', names) of each
         self.boots = 0
         self.scanning = False      # main.py has started to scan the switches since the boot
@@ -345,6 +346,8 @@ class EmulatedPico(PtyBoard):
                     self.buttons.append((int(words[1]), verb, words[2:]))
                 elif verb == "blind":
                     self.blind.append(tuple(int(w) for w in words[1:4]))
+                elif verb == "erase":
+                    self.erases.append((int(words[1]), int(words[2])))
                 elif verb == "boot":
                     self.boots += 1
                     self.scanning = self.usb_up = False
