@@ -49,8 +49,8 @@ def board(flashed, tmp_path):
 class Bench:
     """An emulated board running the deployed firmware, with a protocol client on its port."""
 
-    def __init__(self, flash_image, log_dir, occupied=None):
-        self.pico = EmulatedPico(flash_image, occupied=occupied, log_dir=log_dir)
+    def __init__(self, flash_image, log_dir, occupied=None, board="yari-9x7"):
+        self.pico = EmulatedPico(flash_image, board=board, occupied=occupied, log_dir=log_dir)
         self.client = None
 
     def power_up(self):

@@ -18,7 +18,7 @@ change is missed then. A hard timer interrupt hands every sample in the ring to
 """
 import time
 from array import array
-from machine import Pin, Timer
+from machine import Pin, Timer, mem32
 from micropython import const
 from neopixel import NeoPixel
 from rp2 import DMA, PIO, StateMachine, asm_pio
@@ -32,7 +32,9 @@ _RING_SAMPLES = const(32)   # 128 ms of samples: a sector erase (45 ms, the long
 _IN_PINS = const(29)        # GPIO 0-28: every pin a board file may use
 _DREQ_PIO0_RX0 = const(4)   # the DMA's pacing signal: state machine 0 has pushed a reading
 _DMA_BASE = const(0x50000000)
+_AL1_CTRL = const(0x10)
 _AL2_WRITE_ADDR_TRIG = const(0x2C)   # writing it restarts a channel at that address
+_CHAN_ABORT = const(0x444)
 
 
 def _scan_program(row_pins, active_level):
@@ -109,6 +111,13 @@ class RingMatrix:
         self._active = active_level
         self._rows = len(row_pins)
         self._col_pins = bytes(col_pins)
+        # main.py run again in the same session (from the REPL, as the benchmarks do) finds
+        # the last run's copying still at work (it would take every other reading) and its
+        # program still in the PIO's memory (the Wa board's would leave too little room)
+        for channel in range(12):
+            if mem32[_DMA_BASE + 0x40 * channel + _AL1_CTRL] >> 15 & 0x3F == _DREQ_PIO0_RX0:
+                mem32[_DMA_BASE + _CHAN_ABORT] = 1 << channel
+        PIO(0).remove_program()
         self.ring = array("I", bytes(4 * len(row_pins) * _RING_SAMPLES))
         self._start = array("I", [addressof(self.ring)])   # where the ring begins again
         self._sm = StateMachine(0, _scan_program(row_pins, active_level),

@@ -2,9 +2,11 @@
 next move's hands starting while the board commits the last one, button taps of 30 ms while
 it saves and compacts. `yariboard bench hands` plays the long games at every tempo.
 """
+import random
+
 import pytest
 from shogicore.game import Game
-from shogicore.move import to_usi
+from shogicore.move import move_to, to_usi
 from tests.emulator import board, flashed, needs_emulator  # noqa: F401 (fixtures)
 from yariboard.benchmarks import hands
 from yariboard.benchmarks.firmware import long_game
@@ -58,56 +60,66 @@ def _inside(erases, *times):
     return any(all(start < t < end for t in times) for start, end in erases)
 
 
-def test_a_move_and_a_tap_made_wholly_inside_flash_erases_are_recorded(board):
+def _plain(position, captures):
+    """The moves of `position` whose hands only lift and put down (no choice asked), with
+    their gestures: the captures, or the other moves."""
+    out = []
+    for m in position.legal_moves():
+        gestures = move_gestures(position, m, hand_ms=40)
+        lifts = [g for g in gestures if g.startswith("lift")]
+        if gestures[-1] == "advance 340" and len(lifts) == (2 if captures else 1):
+            out.append((m, gestures))
+    return out
+
+
+def test_a_capture_and_a_tap_made_wholly_inside_flash_erases_are_recorded(board):
     # The board's record keeping erases a sector now and then, in a move's commit. After
-    # each move the hands arm the next erase: 3 ms into it the next move's piece is lifted
-    # and 38 ms into it put down on its destination (the erase lasts 45 ms); once that has
-    # happened, at a later erase A is tapped likewise. The processor stops for each erase;
-    # the PIO samples on, and the move and the tap count.
+    # each move the hands arm the next erase with a capture: 2 ms into it the victim is
+    # lifted, 4 ms into it the capturing piece, and 38 ms into it that piece is put down on
+    # the victim's square (the erase lasts 45 ms, the victim's square is empty for 34). Once
+    # that has happened, at a later erase A is tapped likewise, for 35 ms. The processor
+    # stops for each erase; the PIO samples on, and both count.
     board.power_up()
     pico, client = board.pico, board.client
     game = Game("yari")
-    moves = long_game(60, seed=5)
-    inside_move = inside_tap = None
-    at = 0
-    while at < len(moves) - 1 and inside_tap is None:
-        gestures = move_gestures(game.position, moves[at], hand_ms=40)
-        game.play(moves[at])
-        at += 1
-        following = move_gestures(game.position, moves[at], hand_ms=40)
-        if inside_move is not None:
+    rng = random.Random(7)
+    played = []
+    inside_capture = inside_tap = None
+    while inside_tap is None and len(played) < 80:
+        m, gestures = rng.choice(_plain(game.position, captures=False))
+        game.play(m)
+        played.append(m)
+        captures = _plain(game.position, captures=True)
+        if inside_capture is None and captures:
+            capture, capture_gestures = captures[0]
+            victim = "lift " + game.variant.square_name(move_to(capture))
+            mover = [g for g in capture_gestures if g.startswith("lift") and g != victim][0]
+            armed = ["erasing 1 2 " + victim, "erasing 1 4 " + mover,
+                     "erasing 1 38 place " + victim.split()[1]]
+        elif inside_capture is not None:
             armed = ["erasing 1 3 press A", "erasing 1 38 release A"]
-        elif len(following) == 5 and following[0].startswith("lift") \
-                and following[2].startswith("place"):      # a plain move
-            armed = ["erasing 1 3 " + following[0], "erasing 1 38 " + following[2]]
         else:
             armed = []
         erases = len(pico.erases)
         pico.send_commands(armed + gestures + ["advance 600", "disarm"])
         pico.sync()
         erased = pico.erases[erases:]
-        if not armed:
+        if not (armed and erased):
             continue
         assert all(end - start > 38 * NS_PER_MS for start, end in erased)
-        if inside_move is None and erased:       # the next move was made in the erase
-            lifted = [t for t, squares in pico.lifts if squares == following[0].split()[1:]]
+        if inside_capture is None:
+            lifted = [t for t, squares in pico.lifts if squares == victim.split()[1:]]
             assert _inside(erased, lifted[-1])
-            inside_move = at
-        elif inside_move is None:                 # no erase: the next move made as usual
-            pico.send_commands(following)
-        elif erased:
+            game.play(capture)
+            played.append(capture)
+            inside_capture = len(played)
+            pico.send_commands(["advance 400"])
+            pico.sync()
+        else:
             down, up = [t for t, _, names in pico.buttons if names == ["A"]][-2:]
             assert _inside(erased, down, up)
-            inside_tap = game.position.plies
-            continue
-        else:
-            continue
-        game.play(moves[at])
-        at += 1
-        pico.send_commands(["advance 400"])
-        pico.sync()
-    assert inside_move is not None and inside_tap is not None, "no erase came"
+            inside_tap = len(played)
+    assert inside_capture is not None and inside_tap is not None, "no erase came"
     client.request("version")          # answered after every frame the moves caused
-    recorded = [args[1] for args in client.events("move")]
-    assert recorded == [to_usi(game.variant, m) for m in moves[:game.position.plies]]
+    assert [args[1] for args in client.events("move")] == [to_usi(game.variant, m) for m in played]
     assert [int(args[0]) for args in client.events("hint-request")] == [inside_tap]
