@@ -24,6 +24,10 @@ from neopixel import NeoPixel
 from rp2 import DMA, PIO, StateMachine, asm_pio
 from uctypes import addressof
 
+_TYPE_CHECKING = const(0)
+if _TYPE_CHECKING:   # the PIO assembler's names, which asm_pio supplies while it assembles
+    from rp2.asm_pio import *  # noqa: F401,F403
+
 _SAMPLE_MS = const(4)       # between two samples of the matrix and the buttons
 _SAMPLE_CYCLES = const(125)  # PIO clock cycles a sample takes: the clock runs at 31.25 kHz,
 #                             32 us a cycle, so a driven row settles 32 us before it is read
@@ -127,21 +131,24 @@ class RingMatrix:
         # which writes the ring's start back into it and so restarts it: endless
         self._copy = DMA()
         self._rewind = DMA()
+        # (the type stubs lack DMA's register attributes: channel, write)
+        copy_channel = self._copy.channel  # type: ignore[attr-defined]
+        rewind_channel = self._rewind.channel  # type: ignore[attr-defined]
         self._rewind.config(read=self._start,
-                            write=_DMA_BASE + 0x40 * self._copy.channel + _AL2_WRITE_ADDR_TRIG,
+                            write=_DMA_BASE + 0x40 * copy_channel + _AL2_WRITE_ADDR_TRIG,
                             count=1, ctrl=self._rewind.pack_ctrl(inc_read=False, inc_write=False))
         self._copy.config(read=self._sm, write=self.ring, count=len(self.ring), trigger=True,
                           ctrl=self._copy.pack_ctrl(inc_read=False, treq_sel=_DREQ_PIO0_RX0,
-                                                    chain_to=self._rewind.channel))
+                                                    chain_to=rewind_channel))
         self._sm.active(1)
         self.at = 0                # the sample read_row reads: the index of its first row
-        self.ms = 0                # ticks_ms & 0x3FFFFFFF of that sample
         while self._written() < self._rows:
             pass                   # the first sample: the ring holds nothing before it
+        self.ms = time.ticks_ms()  # that sample's time
 
     def _written(self):
         """The index past the last whole sample in the ring (0 to its length)."""
-        written = (self._copy.write - self._start[0]) >> 2
+        written = (self._copy.write - self._start[0]) >> 2  # type: ignore[attr-defined]
         return written - written % self._rows
 
     def latest(self):
@@ -159,7 +166,7 @@ class RingMatrix:
         following = (self.at + rows) % size
         while following != end:
             self.at = following
-            self.ms = (self.ms + _SAMPLE_MS) & 0x3FFFFFFF
+            self.ms = time.ticks_add(self.ms, _SAMPLE_MS)
             sample(self.ms)
             following = (following + rows) % size
 
