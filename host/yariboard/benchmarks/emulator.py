@@ -5,8 +5,9 @@ then what is free after main.py has imported everything and set up the board, an
 game of PLIES plies played on the emulated switches. A pin interrupt on a spare GPIO (GP26)
 takes the readings while the firmware runs, so its objects are all alive. Budget: >= 128 KB
 free after 300 plies. Times are board time from the emulator's cycle count at 125 MHz: lift
-to lit destinations after the debounce (budget 50 ms), the busy board time from one reading
-of the switches to the next (the timer interrupt reads them every 4 ms), and the flash work of the save that follows a move
+to lit destinations after the debounce (budget 50 ms), the board time from one sample of the
+switches reaching the RAM to the next (a PIO state machine takes one every 4 ms, DMA carries
+it into a ring), and the flash work of the save that follows a move
 (erases and page programs, at the W25Q16JV's datasheet typical times).
 """
 import os
@@ -155,7 +156,7 @@ def report(heap_total, readings, stats, pico):
               % (sum(lifts) / len(lifts), max(lifts), len(lifts), LIFT_BUDGET_MS,
                  "ok" if max(lifts) <= LIFT_BUDGET_MS else "OVER"))
     passes = run_game.passes
-    print("from one reading of the switches to the next (busy board time): mean %.2f ms, max %.2f ms"
+    print("from one sample of the switches reaching the RAM to the next: mean %.2f ms, max %.2f ms"
           % (sum(p[0] for p in passes) / len(passes) / 1e6, max(p[1] for p in passes) / 1e6))
     number, erases, programs, chip_ns = run_game.saves[-1]
     print("save after move %d: %d sector erases, %d page programs, %.1f ms of flash chip time"

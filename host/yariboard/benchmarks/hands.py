@@ -7,8 +7,8 @@ re-seating or by waiting), each move's hands starting as soon as the one before 
 replies start while the board commits the move before, and now and then while it
 compacts its record. It prints per tempo the moves played, recorded as played, missed (no
 move announced, or the board asked for the pieces to be re-seated) and misrecorded (another
-move announced), and the longest stretches of board time between two readings of the
-switches, by what the board was doing: at start-up, for a `new`/`setpos`, and while playing
+move announced), and the longest stretches of board time between two samples of the
+switches reaching the board's RAM, by what the board was doing: at start-up, for a `new`/`setpos`, and while playing
 with no flash work, with one sector erase (a move's save), with more (a compaction).
 """
 import os
