@@ -54,7 +54,10 @@ def _scan_program(row_pins, active_level):
             continue
         runs.append((count, row_pins[i] - row_pins[i - 1] - 1 if i < len(row_pins) else 0))
         count = 1
+    # (the pins in the span that are not rows stay inputs, as at reset, unless given back)
     span = row_pins[-1] - row_pins[0] + 1
+    # cycles: one instruction each but the idle loop's: 3 outside the runs, one a run, 8 a
+    # row, 3 a skip; the idle loop takes 2 more than `spare`
     used = 3 + sum(1 + 8 * rows + (3 if skip else 0) for rows, skip in runs)
     spare = _SAMPLE_CYCLES - used - 2
     if spare < 8:
