@@ -8,6 +8,7 @@ package's own folder (Starlette's StaticFiles refuses any path outside it).
 """
 import asyncio
 import secrets
+import socket
 import threading
 from importlib import resources
 from urllib.parse import parse_qsl
@@ -32,6 +33,7 @@ MAX_STREAMS = 1000           # viewers following the live boards at once
 SEND_TIMEOUT_S = 5.0         # a viewer that reads nothing for this long is dropped
 HEARTBEAT_S = 15.0           # a comment line keeps quiet streams open through proxies
 MAX_BUFFERED = 256 * 1024    # bytes a viewer may leave unread beyond the socket's own buffer
+STREAM_SOCKET_BUFFER = 64 * 1024   # an event stream's socket send buffer (Linux doubles it)
 TRANSPORT = "yariboard.transport"   # the scope's extension holding the connection's transport
 STREAM_HEAD = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n"
                b"cache-control: no-store\r\nx-accel-buffering: no\r\nconnection: close\r\n\r\n")
@@ -237,8 +239,9 @@ class EventStreams:
     encoded once, and each viewer costs one write: every stream of all the boards gets
     one write of every change, every stream of one board one write of its change.
 
-    A viewer that stops reading is dropped: its unsent bytes are bounded (MAX_BUFFERED),
-    and a stream whose bytes have not drained within `send_timeout` is cut off. Every
+    A viewer that stops reading is dropped: its unsent bytes are bounded (the socket's
+    buffer, STREAM_SOCKET_BUFFER, then MAX_BUFFERED more), and a stream whose bytes have not
+    drained within `send_timeout` is cut off. Every
     stream is sent a comment at the heartbeat (one timer for all).
     `on_viewers(count)` is told how many streams are open whenever that changes."""
 
@@ -370,6 +373,9 @@ class EventStreams:
     async def _stream(self, scope, receive):
         board = _query(scope).get("board")
         transport = scope["extensions"][TRANSPORT]
+        # Not the megabytes Linux would let the buffer grow to for a viewer that stops reading
+        transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF,
+                                                      STREAM_SOCKET_BUFFER)
         self._board_of[transport] = board
         self._following.setdefault(board, set()).add(transport)
         self._count()
