@@ -241,9 +241,9 @@ class EventStreams:
 
     A viewer that stops reading is dropped: its unsent bytes are bounded (the socket's
     buffer, STREAM_SOCKET_BUFFER, then MAX_BUFFERED more), and a stream whose bytes have not
-    drained within `send_timeout` is cut off. Every
-    stream is sent a comment at the heartbeat (one timer for all).
-    `on_viewers(count)` is told how many streams are open whenever that changes."""
+    drained within `send_timeout` is cut off. Every stream is sent a comment at the
+    heartbeat (one timer for all). `on_viewers(count)` is told how many streams are open
+    whenever that changes."""
 
     def __init__(self, feed, app, send_timeout=SEND_TIMEOUT_S, on_viewers=None):
         self.feed = feed

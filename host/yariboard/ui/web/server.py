@@ -3,9 +3,10 @@
 Its own process, so that however many viewers it serves it never takes the recording's
 interpreter; in the idle scheduling class and in a session of its own, so that the CPU it
 spends is not charged to the recording (yield_the_cpu). The recording's feed hands each
-changed snapshot to a sender thread (newest per board only, never waiting), which writes it
-down a pipe; the server process reads it into its own feed and wakes the streams. When the
-recording process ends, the pipe closes and the server stops.
+changed snapshot to a sender thread (newest per board only, never waiting), which writes
+those of each BATCH_S down a pipe in one message; the server process reads them into its own
+feed and wakes the streams once. When the recording process ends, the pipe closes and the
+server stops.
 
 Connections are bounded in number (`limit_concurrency`: a clear 503 beyond), header size
 (h11's limit while a request arrives, app.Limits once whole), and time: a connection that
