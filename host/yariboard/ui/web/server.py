@@ -112,7 +112,7 @@ class WebServer:
     def _send(self):
         """Hand the newest snapshots to the server process (this thread alone may wait), those
         of one BATCH_S window in one message: the server's loop then wakes once for all of
-        them (a move stored and the engine's answer lit come about 15 ms apart)."""
+        them (a board changes about twice a move, some 15 ms apart)."""
         while True:
             with self._wake:
                 while not self._pending and not self._stopping:
