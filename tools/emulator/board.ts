@@ -341,6 +341,43 @@ function clockPio(mcu: any) {
   const machine = mcu.pio[0].machines[0];
   const readFIFO = machine.readFIFO.bind(machine);
   machine.readFIFO = () => { if (!machine.rxFIFO.empty) ringWord(); return readFIFO(); };
+  // restarted at its program's start, it samples from the first row again
+  const restart = machine.restart.bind(machine);
+  machine.restart = () => { ringWords = 0; restart(); };
+}
+
+/** CHAN_ABORT reads 1 for each channel whose abort is still under way (the SDK's
+ * `dma_channel_abort` and the firmware wait for 0); rp2040js aborts at once but does not
+ * serve the read (it answers 0xffffffff, which would be waited on for ever). */
+function readChanAbort(mcu: any) {
+  const CHAN_ABORT = 0x444;
+  const dma = mcu.dma;
+  const read = dma.readUint32.bind(dma);
+  dma.readUint32 = (offset: number) => (offset === CHAN_ABORT ? 0 : read(offset));
+}
+
+/** The RP2040 empties both FIFOs of a state machine whenever its SHIFTCTRL's FJOIN bits
+ * change (the datasheet's SHIFTCTRL: "FIFOs are flushed when this bit is changed"), which
+ * is how the SDK's `pio_sm_clear_fifos` (called by `pio_sm_init`, so by every
+ * `rp2.StateMachine` set-up) empties them; rp2040js (1.4.1) only stores the register, so
+ * readings left from an earlier run of the program would go first into the new run's ring
+ * and shift its rows. */
+function clearFifosOnJoin(mcu: any) {
+  const FJOIN = 0xc0000000;
+  for (const pio of mcu.pio) {
+    for (const machine of pio.machines) {
+      const write = machine.writeUint32.bind(machine);
+      machine.writeUint32 = (offset: number, value: number) => {
+        const joined = machine.shiftCtrl & FJOIN;
+        write(offset, value);
+        if ((machine.shiftCtrl & FJOIN) === joined) return;
+        machine.rxFIFO.reset();
+        machine.txFIFO.reset();
+        machine.updateDMARx();
+        machine.updateDMATx();
+      };
+    }
+  }
 }
 
 function boot() {
@@ -368,6 +405,8 @@ function boot() {
   };
   for (const pin of rowPins) mcu.gpio[pin].addListener((state) => { updateColumns(); });
   clockPio(mcu);
+  clearFifosOnJoin(mcu);
+  readChanAbort(mcu);
   mcu.gpio[boardFile.led_pin].addListener(ledEdge);
   updateColumns();
   updateButtons();
