@@ -65,13 +65,17 @@ def main():
 
     link = SerialLink()
     gc.collect()   # clear what loading left behind before the game takes its share of RAM
-    while True:
-        try:
-            hw.controller = Controller(hw, config, link, store)  # sim_hw reports what it lights
-            hw.controller.run()
-        except Exception as e:  # KeyboardInterrupt is not an Exception: Ctrl-C still stops
-            log_crash(e)
-            time.sleep_ms(1000)  # a pause, then start again from the saved game
+    try:
+        while True:
+            try:
+                hw.controller = Controller(hw, config, link, store)  # sim_hw reports what it lights
+                hw.controller.run()
+            except Exception as e:  # KeyboardInterrupt is not an Exception: Ctrl-C still stops
+                log_crash(e)
+                time.sleep_ms(1000)  # a pause, then start again from the saved game
+    finally:
+        if sys.platform == "rp2":
+            hw.stop()   # its interrupt and DMA would outlive this run
 
 
 try:

@@ -41,6 +41,19 @@ _AL2_WRITE_ADDR_TRIG = const(0x2C)   # writing it restarts a channel at that add
 _CHAN_ABORT = const(0x444)
 
 
+def _halt_channels(mask):
+    """Stop the DMA channels in `mask` for good: each disabled first, so that nothing
+    chained to it restarts it, then aborted, waiting until the abort is done.
+    MicroPython's `DMA.close` (also run for a DMA object freed at a soft reset) only
+    gives a channel back: a running one would go on writing where its buffer was."""
+    for channel in range(12):
+        if mask >> channel & 1:
+            mem32[_DMA_BASE + 0x40 * channel + _AL1_CTRL] &= ~1   # EN
+    mem32[_DMA_BASE + _CHAN_ABORT] = mask
+    while mem32[_DMA_BASE + _CHAN_ABORT] & mask:
+        pass
+
+
 def _scan_program(row_pins, active_level):
     """The PIO program that samples the matrix: Y walks one bit over the rows (out_base is
     the first row pin; pins between two rows, such as the Wa board's columns, are skipped),
@@ -118,12 +131,15 @@ class RingMatrix:
         self._active = active_level
         self._rows = len(row_pins)
         self._col_pins = bytes(col_pins)
-        # main.py run again in the same session (from the REPL, as the benchmarks do) finds
-        # the last run's copying still at work (it would take every other reading) and its
-        # program still in the PIO's memory (the Wa board's would leave too little room)
+        # main.py run again in the same interpreter (from the REPL, as the benchmarks do)
+        # after a run that could not `stop` (it failed while setting up) finds that run's
+        # copying still at work, and after any run its program in the PIO's memory (the Wa
+        # board's would leave too little room)
+        stale = 0
         for channel in range(12):
             if mem32[_DMA_BASE + 0x40 * channel + _AL1_CTRL] >> 15 & 0x3F == _DREQ_PIO0_RX0:
-                mem32[_DMA_BASE + _CHAN_ABORT] = 1 << channel
+                stale |= 1 << channel
+        _halt_channels(stale)
         PIO(0).remove_program()
         self.ring = array("I", bytes(4 * len(row_pins) * _RING_SAMPLES))
         self._start = array("I", [addressof(self.ring)])   # where the ring begins again
@@ -148,6 +164,15 @@ class RingMatrix:
         while self._written() < self._rows:
             pass                   # the first sample: the ring holds nothing before it
         self.ms = time.ticks_ms()  # that sample's time
+
+    def stop(self):
+        """No more samples, and nothing left writing into the ring once it is freed."""
+        self._sm.active(0)
+        copy_channel = self._copy.channel  # type: ignore[attr-defined]
+        rewind_channel = self._rewind.channel  # type: ignore[attr-defined]
+        _halt_channels(1 << copy_channel | 1 << rewind_channel)
+        self._copy.close()
+        self._rewind.close()
 
     def _written(self):
         """The index past the last whole sample in the ring (0 to its length)."""
@@ -217,6 +242,15 @@ class PicoHardware:
         self._sample = sample
         self._timer = Timer(-1, mode=Timer.PERIODIC, period=_SAMPLE_MS, callback=self._tick,
                             hard=True)
+
+    def stop(self):
+        """Stop the interrupt and the sampling: main.py's way out (Ctrl-C from mpremote or
+        the REPL). A timer, a state machine and a DMA channel outlive the program that
+        started them; a soft reset stops the first two and frees the ring, not the DMA."""
+        if self._timer is not None:
+            self._timer.deinit()
+            self._timer = None
+        self.matrix_pins.stop()
 
     def _tick(self, timer):
         self.matrix_pins.take(self._sample)
