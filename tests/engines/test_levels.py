@@ -48,8 +48,8 @@ def test_every_variant_climbs_from_the_built_in_engine_to_its_strongest():
         assert fairy[-1] == 32000
     for variant in ("wa", "wa-nodrops"):
         assert [(step.engine, step.builtin_level, step.nodes) for step in levels.scale(variant)] \
-            == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 1000),
-                (levels.BUILTIN, None, 3000)]
+            == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 3000),
+                (levels.BUILTIN, None, 8000)]
 
 
 def test_a_level_off_the_scale_is_refused_naming_the_scale():

@@ -78,8 +78,8 @@ SCALES = {
                    (FSF, 32000)),
     "shogi": _steps(1, (BUILTIN, 1000), (BUILTIN, 2500), (BUILTIN, 6000), (FSF, 4000),
                     (FSF, 8000), (FSF, 16000), (FSF, 32000)),
-    "wa": _steps(1, (BUILTIN, 1000), (BUILTIN, 3000)),
-    "wa-nodrops": _steps(1, (BUILTIN, 1000), (BUILTIN, 3000)),
+    "wa": _steps(1, (BUILTIN, 3000), (BUILTIN, 8000)),
+    "wa-nodrops": _steps(1, (BUILTIN, 3000), (BUILTIN, 8000)),
 }
 # The level `play` starts at: the built-in engine in every variant, which needs nothing
 # installed.
