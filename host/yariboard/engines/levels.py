@@ -68,16 +68,17 @@ def _steps(*settings):
 # +18 -6. In shogi those built-in levels are not (level 2 beat level 1 only +14 =1 -9, and
 # depth 3 swept it), so the built-in engine at full strength takes node budgets there
 # instead: 1,000 nodes beat level 1 +13 -3 in a probe, 3,000 beat 1,000 +14 =1 -1, and
-# Fairy-Stockfish's 4,000 beat the built-in 6,000 +12 -4. Each doubling of Fairy-Stockfish's
-# budget is a step. Wa Shogi is the built-in engine's alone, at node budgets (a depth cap
-# costs minutes a move there): CrazyWa 1.0.5 reads memory outside a table and dies in its
-# own games from the start position (docs/engines.md), so a ladder cannot rate it; it gives
-# Wa's hints (`strongest_engine`).
+# Fairy-Stockfish's 4,000 beat the built-in 6,000 only +16 -8 in the ladder, so shogi's
+# Fairy-Stockfish starts at 8,000. Each doubling of Fairy-Stockfish's budget is a step.
+# Wa Shogi is the built-in engine's alone, at node budgets (a depth cap costs minutes a
+# move there; 1,000 nodes did not beat level 1, +6 =2 -8): CrazyWa 1.0.5 reads memory
+# outside a table and dies in its own games from the start position (docs/engines.md), so
+# a ladder cannot rate it; it gives Wa's hints (`strongest_engine`).
 SCALES = {
     "yari": _steps(1, 2, 5, (FSF, 1000), (FSF, 2000), (FSF, 4000), (FSF, 8000), (FSF, 16000),
                    (FSF, 32000)),
-    "shogi": _steps(1, (BUILTIN, 1000), (BUILTIN, 2500), (BUILTIN, 6000), (FSF, 4000),
-                    (FSF, 8000), (FSF, 16000), (FSF, 32000)),
+    "shogi": _steps(1, (BUILTIN, 1000), (BUILTIN, 2500), (BUILTIN, 6000), (FSF, 8000),
+                    (FSF, 16000), (FSF, 32000)),
     "wa": _steps(1, (BUILTIN, 3000), (BUILTIN, 8000)),
     "wa-nodrops": _steps(1, (BUILTIN, 3000), (BUILTIN, 8000)),
 }
@@ -90,7 +91,8 @@ DEFAULT_LEVEL = 3
 RATINGS = {
     "yari": {1: (0, 0), 2: (147, 145), 3: (625, 298), 4: (807, 334), 5: (971, 364),
              6: (1153, 394), 7: (1416, 429), 8: (1704, 462), 9: (1886, 486)},
-    "shogi": {1: (0, 0)},
+    "shogi": {1: (0, 0), 2: (263, 171), 3: (645, 274), 4: (960, 332)},
+    "wa": {1: (0, 0), 2: (268, 193)},
 }
 
 
