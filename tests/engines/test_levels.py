@@ -46,16 +46,17 @@ def test_every_variant_climbs_from_the_built_in_engine_to_its_strongest():
         assert [step.engine for step in steps[-len(fairy):]] == [levels.FSF] * len(fairy)
         assert fairy == [fairy[0] * 2 ** k for k in range(len(fairy))]   # a doubling a step
         assert fairy[-1] == 32000
-    for variant in ("wa", "wa-nodrops"):
-        assert [(step.engine, step.builtin_level, step.nodes) for step in levels.scale(variant)] \
-            == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 3000),
-                (levels.BUILTIN, None, 8000)]
+    assert [(step.engine, step.builtin_level, step.nodes) for step in levels.scale("wa")] \
+        == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 3000), (levels.BUILTIN, None, 8000)]
+    assert [(step.engine, step.builtin_level, step.nodes) for step in levels.scale("wa-nodrops")] \
+        == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 300), (levels.BUILTIN, None, 1000),
+            (levels.BUILTIN, None, 3000)]
 
 
 def test_a_level_off_the_scale_is_refused_naming_the_scale():
     with pytest.raises(ValueError, match="level must be 1 to 9 for yari, not 10"):
         levels.level("yari", 10)
-    with pytest.raises(ValueError, match="level must be 1 to 3 for wa-nodrops, not 0"):
+    with pytest.raises(ValueError, match="level must be 1 to 4 for wa-nodrops, not 0"):
         levels.level("wa-nodrops", 0)
 
 
@@ -77,7 +78,7 @@ def test_a_built_in_level_searches_to_its_depth_with_its_noise(number):
 
 
 @pytest.mark.parametrize("variant, number", [("shogi", 2), ("shogi", 3), ("shogi", 4),
-                                             ("wa", 2), ("wa", 3), ("wa-nodrops", 3)])
+                                             ("wa", 2), ("wa", 3), ("wa-nodrops", 2)])
 def test_a_built_in_node_level_spends_its_budget_at_full_strength(variant, number):
     """Read back from the engine: it is the built-in top level (no noise) with the level's
     node budget, and a search given no limit, as in play and in the ladder, counts exactly
@@ -170,7 +171,7 @@ def test_wa_with_drops_gets_crazywa_when_installed():
 def test_play_refuses_a_level_off_its_variants_scale(capsys):
     assert main(["play", "--sim", "--variant", "wa-nodrops", "--level", "5"]) == 1
     assert capsys.readouterr().err.strip() == (
-        "yariboard: error: level must be 1 to 3 for wa-nodrops, not 5")
+        "yariboard: error: level must be 1 to 4 for wa-nodrops, not 5")
 
 
 def archived_game(tmp_path, variant="shogi"):

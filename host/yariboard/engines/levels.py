@@ -73,14 +73,16 @@ def _steps(*settings):
 # Wa Shogi is the built-in engine's alone, at node budgets (a depth cap costs minutes a
 # move there; 1,000 nodes did not beat level 1, +6 =2 -8): CrazyWa 1.0.5 reads memory
 # outside a table and dies in its own games from the start position (docs/engines.md), so
-# a ladder cannot rate it; it gives Wa's hints (`strongest_engine`).
+# a ladder cannot rate it; it gives Wa's hints (`strongest_engine`). Without drops the
+# search goes deeper on the same budget: 3,000 nodes swept level 1 and 8,000 was not clearly
+# above 3,000 (+8 =3 -5), so that game's budgets are 300, 1,000 and 3,000.
 SCALES = {
     "yari": _steps(1, 2, 5, (FSF, 1000), (FSF, 2000), (FSF, 4000), (FSF, 8000), (FSF, 16000),
                    (FSF, 32000)),
     "shogi": _steps(1, (BUILTIN, 1000), (BUILTIN, 2500), (BUILTIN, 6000), (FSF, 8000),
                     (FSF, 16000), (FSF, 32000)),
     "wa": _steps(1, (BUILTIN, 3000), (BUILTIN, 8000)),
-    "wa-nodrops": _steps(1, (BUILTIN, 3000), (BUILTIN, 8000)),
+    "wa-nodrops": _steps(1, (BUILTIN, 300), (BUILTIN, 1000), (BUILTIN, 3000)),
 }
 # The level `play` starts at: the built-in engine in every variant, which needs nothing
 # installed.
@@ -94,7 +96,7 @@ RATINGS = {
     "shogi": {1: (0, 0), 2: (263, 171), 3: (645, 274), 4: (960, 332), 5: (1342, 395),
               6: (1562, 426), 7: (1825, 459)},
     "wa": {1: (0, 0), 2: (268, 193), 3: (503, 274)},
-    "wa-nodrops": {1: (0, 0), 2: (607, 340), 3: (669, 370)},
+    "wa-nodrops": {1: (0, 0), 2: (205, 160), 3: (686, 289), 4: (921, 337)},
 }
 
 
