@@ -10,7 +10,7 @@ to the hand as 'X': the numbers of the kinds carry no meaning beyond KING and PA
 """
 from micropython import const
 
-from shogicore.variants import BLACK, WHITE, Variant, _key_table
+from shogicore.variants import BLACK, WHITE, Variant, key_table
 
 _SIGN_BIT = const(0x40000000)   # bit 30: the sign of a small int on the Pico
 
@@ -95,7 +95,7 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
             v.promote[k.kind] = v.kind_of(promoted)
     v.kinds = bytes([k.kind for k in kinds])
     # Hash keys: one per square, then one per hand count 0..most pieces of a kind.
-    v.keys = _key_table(v.size + max(v.totals) + 1, 11 + v.size)
+    v.keys = key_table(v.size + max(v.totals) + 1, 11 + v.size)
 
     # depth[colour][sq]: 1 on the colour's last rank, 2 on the one before, ...
     v.depth = (bytearray(v.size), bytearray(v.size))
