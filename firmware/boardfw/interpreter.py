@@ -281,7 +281,11 @@ class Interpreter:
         elif self._mode == _REFUSED:
             self._put_fix(out)
         if self._mode >= _CHOICE:
-            self._put(out, self._choice_sq, self._choice_style())
+            m = self._choice[self._choice_i]
+            style = ledlang.CHOICE_PROMOTE if is_promotion(m) else ledlang.CHOICE_KEEP
+            if is_drop(m):
+                style = ledlang.drop_choice(self.variant.symbol(drop_kind(m)))
+            self._put(out, self._choice_sq, style)
         shape = self.shape
         if shape == _UNDROP:
             self._put(out, self.frm, ledlang.TAKEBACK)
@@ -596,18 +600,26 @@ class Interpreter:
             candidates = self.candidates()
             if len(candidates) == 1:
                 self._commit(candidates[0], now_ms)
-            elif candidates:
-                self._offer(candidates, now_ms)
-            elif not self._casual and (shape == _MOVE or self._hand_size()):
+            elif candidates:   # a choice, offered on the destination's LED
+                self._choice = candidates
+                self._choice_i = 0
+                self._choice_sq = self.to
+                self._choice_ms = now_ms
+                self._mode = _CHOICE
+                self.emit(("choice", candidates[0]))
+            elif self._casual:
+                self._refuse("illegal-move")
+            else:
                 from boardfw import overlap   # loaded for the occasion: a tournament's
                                               # illegal move is rarer still
                 try:
-                    overlap.record_illegal(self)
+                    lost = overlap.record_illegal(self)
                 finally:
                     unload("boardfw.overlap")
-                self._emit_game_over()
-            else:
-                self._refuse("illegal-move")
+                if lost:
+                    self._emit_game_over()
+                else:
+                    self._refuse("illegal-move")
         elif shape == _OTHER:
             self._refuse("board-mismatch")
 
@@ -646,29 +658,10 @@ class Interpreter:
             self._refuse("board-mismatch")
         return overlapped
 
-    def _hand_size(self):
-        # (its own method: a generator in _settle would cost an allocation on every pass)
-        pos = self.pos
-        return sum(pos.hand_count(pos.side, kind) for kind in self.variant.hand_kinds)
-
-    def _offer(self, candidates, now_ms):
-        self._choice = candidates
-        self._choice_i = 0
-        self._choice_sq = self.to
-        self._choice_ms = now_ms
-        self._mode = _CHOICE
-        self.emit(("choice", candidates[0]))
-
     def _cycle_choice(self, now_ms):
         self._choice_i = (self._choice_i + 1) % len(self._choice)
         self._choice_ms = now_ms
         self.emit(("choice", self._choice[self._choice_i]))
-
-    def _choice_style(self):
-        m = self._choice[self._choice_i]
-        if is_drop(m):
-            return ledlang.drop_choice(self.variant.symbol(drop_kind(m)))
-        return ledlang.CHOICE_PROMOTE if is_promotion(m) else ledlang.CHOICE_KEEP
 
     def _refuse(self, reason):
         if self._mode <= _TAKEBACK:

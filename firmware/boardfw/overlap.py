@@ -75,7 +75,9 @@ def look_again(it, now_ms, blind_end):
 
 
 def record_illegal(it):
-    """Tournament: the mover loses; the move is named when the board shows one."""
+    """Tournament: the mover loses; the move is named when the board shows one. False, and
+    nothing recorded, for a piece put down while the mover's hand is empty: not a move of
+    the side to move at all, so refused as in casual play."""
     pos = it.pos
     side = pos.side
     m = None
@@ -83,6 +85,8 @@ def record_illegal(it):
         m = make_move(it.frm, it.to)
     else:
         held = [k for k in it.variant.hand_kinds if pos.hand_count(side, k)]
+        if not held:
+            return False
         if len(held) == 1:
             m = make_drop(held[0], it.to)
     if m is None:
@@ -90,3 +94,4 @@ def record_illegal(it):
     else:
         it.game.play(m)
     it.emit(("illegal", m))
+    return True
