@@ -7,16 +7,24 @@ own delay (the board has committed the move -> the archive holds it) without vie
 with them, which must not grow. The viewers run in a process of their own (asyncio, raw
 sockets), as browsers would; both processes read the same monotonic clock.
 
-The machine is shared, so one run of each says little: ROUNDS pairs are run, each pair
-without and with viewers back to back, in alternating order (the same load, the load
-average printed), and beside each delay the CPU time behind it: the recorder's thread and
-process per move, the server's process and the viewers' process while the boards played.
-The viewers stand in for browsers on other machines, so they only note when each event
-arrived while the boards play, and read the events once the play is over.
+The machine is shared, so one run of each says little: ROUNDS rounds are run, each of
+three runs back to back in rotating order (the same load, the load average printed):
+without viewers, with them, and with them paused while the boards play (the server alone
+at work then: the viewers' stand-in shares this machine's CPUs, remote browsers would
+not). Beside each delay the CPU time behind it: the recorder's thread and process per
+move, the server's process and the viewers' process while the boards played, and the time
+the recorder's thread waited for a CPU per move (Linux's schedstat): a delay that grows
+with viewers while that wait grows and the thread's CPU does not is CPU contention, not
+the recorder's work. A sign test over the rounds says whether a difference is there at
+all. The viewers stand in for browsers on other machines, so they only note when each
+event arrived while the boards play, and read the events once the play is over; like the
+server, they run in the idle class in a session of their own (server.yield_the_cpu).
 """
 import asyncio
 import json
+import math
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -32,7 +40,7 @@ from yariboard.ui.web.server import WebServer, yield_the_cpu
 VIEWERS = 200
 BOARDS = 4
 PLIES = 12
-ROUNDS = 3
+ROUNDS = 12
 RUN_DEADLINE_S = 600
 CONNECT_DEADLINE_S = 120
 
@@ -45,6 +53,26 @@ def process_cpu_seconds(pid):
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_queue_seconds():
+    """How long the calling thread has waited for a CPU so far (runnable, not running:
+    Linux's schedstat); None elsewhere."""
+    try:
+        with open("/proc/thread-self/schedstat") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except OSError:
+        return None
+
+
+def sign_test(differences):
+    """(positive, counted, two-sided p) of the sign test of `differences` (ties left out):
+    how likely so lopsided a split of signs is if either sign were as likely."""
+    positive = sum(d > 0 for d in differences)
+    counted = sum(d != 0 for d in differences)
+    fewer = min(positive, counted - positive)
+    tail = sum(math.comb(counted, k) for k in range(fewer + 1)) / 2 ** counted
+    return positive, counted, min(1.0, 2 * tail)
 
 
 def play(tables, lives, plies):
@@ -73,9 +101,10 @@ def play(tables, lives, plies):
     return stored_at, own
 
 
-def tournament(viewers):
-    """One run: BOARDS boards playing PLIES moves, `viewers` following them. Returns a dict
-    of what it measured (see run())."""
+def tournament(viewers, paused=False):
+    """One run: BOARDS boards playing PLIES moves, `viewers` following them (`paused`: their
+    process stopped while the boards play, so that the server alone works then, writing
+    into the sockets' buffers). Returns a dict of what it measured (see run())."""
     with tempfile.TemporaryDirectory(prefix="yariboard-bench-web-") as work:
         db = os.path.join(work, "games.sqlite3")
         feed = LiveFeed()
@@ -93,7 +122,8 @@ def tournament(viewers):
                     follower = subprocess.Popen(
                         [sys.executable, "-c", "from yariboard.benchmarks.web import follow; "
                          "follow(%d, %d, %d)" % (server.port, viewers, BOARDS * PLIES)],
-                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                        start_new_session=True)
                     deadline = time.monotonic() + CONNECT_DEADLINE_S
                     while server.viewers() < viewers:
                         if time.monotonic() > deadline or follower.poll() is not None:
@@ -102,12 +132,24 @@ def tournament(viewers):
                         time.sleep(0.05)
                 load = os.getloadavg()[0]
                 server_cpu = process_cpu_seconds(server.process.pid)
+                viewers_cpu = process_cpu_seconds(follower.pid) if follower else None
                 thread_cpu, process_cpu = time.thread_time(), time.process_time()
-                stored_at, own = play(tables, lives, PLIES)
+                queued = run_queue_seconds()
+                if paused:
+                    os.kill(follower.pid, signal.SIGSTOP)
+                try:
+                    stored_at, own = play(tables, lives, PLIES)
+                finally:
+                    if paused:
+                        os.kill(follower.pid, signal.SIGCONT)
+                if queued is not None:
+                    queued = run_queue_seconds() - queued
                 thread_cpu = time.thread_time() - thread_cpu
                 process_cpu = time.process_time() - process_cpu
                 if server_cpu is not None:
                     server_cpu = process_cpu_seconds(server.process.pid) - server_cpu
+                if viewers_cpu is not None:
+                    viewers_cpu = process_cpu_seconds(follower.pid) - viewers_cpu
                 games = {table.name: archive.game(table.recorder.game_id).usi_moves()[:PLIES]
                          for table in tables}
                 seen = None
@@ -122,14 +164,15 @@ def tournament(viewers):
     moves = BOARDS * PLIES
     return dict(stored_at=stored_at, own=own, games=games, seen=seen, load=load,
                 thread_cpu=thread_cpu / moves, process_cpu=process_cpu / moves,
-                server_cpu=server_cpu / moves if server_cpu is not None else None)
+                queued=queued / moves if queued is not None else None,
+                server_cpu=server_cpu / moves if server_cpu is not None else None,
+                viewers_cpu=viewers_cpu / moves if viewers_cpu is not None else None)
 
 
 def follow(port, viewers, moves):
     """Run `viewers` event-stream readers until told on stdin that the play is over and
     each has seen `moves` moves in all (the subprocess side); print {"viewers": per viewer
-    {"first_seen": {"board ply": received at}, "usi": {board: [...]}}, "cpu_s": this
-    process's CPU time while the boards played}."""
+    {"first_seen": {"board ply": received at}, "usi": {board: [...]}}}."""
     yield_the_cpu()                 # browsers run on other machines: not before the recording
     print(json.dumps(asyncio.run(_follow_all(port, viewers, moves))))
 
@@ -138,10 +181,9 @@ async def _follow_all(port, viewers, moves):
     played = asyncio.Event()
     viewing = [asyncio.create_task(_follow_one(port, moves, played)) for _ in range(viewers)]
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    cpu = time.process_time()
     played.set()
     results = await asyncio.wait_for(asyncio.gather(*viewing), RUN_DEADLINE_S)
-    return {"viewers": results, "cpu_s": cpu}
+    return {"viewers": results}
 
 
 class _Viewer(asyncio.Protocol):
@@ -216,37 +258,56 @@ def ms(seconds):
     return "%.1f" % (1000 * seconds) if seconds is not None else "n/a"
 
 
+# Each round's runs: without viewers, with them, and with them paused while the boards play
+# (the server's work alone, without the viewers' stand-in's on the same CPUs).
+ARMS = (("without_viewers", 0, False), ("with_viewers", VIEWERS, False),
+        ("with_paused_viewers", VIEWERS, True))
+
+
 def run():
-    pairs = []
-    for number in range(ROUNDS):            # the order alternates: a load that drifts evens out
-        if number % 2:
-            loaded, alone = tournament(VIEWERS), tournament(0)
-        else:
-            alone, loaded = tournament(0), tournament(VIEWERS)
-        pairs.append((alone, loaded))
+    rounds = []
+    for number in range(ROUNDS):            # the order rotates: a load that drifts evens out
+        order = ARMS[number % len(ARMS):] + ARMS[:number % len(ARMS)]
+        rounds.append({name: tournament(viewers, paused) for name, viewers, paused in order})
     print("web_viewers: %d" % VIEWERS)
     print("web_boards: %d" % BOARDS)
     print("web_moves_per_board: %d" % PLIES)
     print("web_rounds: %d" % ROUNDS)
     complete, delays = [], []
-    for number, (alone, loaded) in enumerate(pairs, 1):
-        got, waited = viewer_figures(loaded)
-        complete.append(got)
-        delays += waited
-        loaded["cpu_s"] = loaded["seen"]["cpu_s"] / (BOARDS * PLIES)
-        for name, result in (("without", alone), ("with", loaded)):
-            print("web_round_%d_%s_viewers: recorder delay median %s ms, worst %s ms; CPU per "
-                  "move: recorder thread %s ms, recorder process %s ms, server %s ms, viewers "
-                  "%s ms; load average %.2f"
+    for number, runs in enumerate(rounds, 1):
+        for name, viewers, paused in ARMS:
+            result = runs[name]
+            if viewers:
+                got, waited = viewer_figures(result)
+                complete.append(got)
+                if not paused:               # a paused stand-in notes arrivals late
+                    delays += waited
+            print("web_round_%d_%s: recorder delay median %s ms, worst %s ms; per move: "
+                  "recorder thread CPU %s ms and run-queue wait %s ms, recorder process CPU %s "
+                  "ms, server CPU %s ms, viewers CPU %s ms; load average %.2f"
                   % (number, name, ms(statistics.median(result["own"])), ms(max(result["own"])),
-                     ms(result["thread_cpu"]), ms(result["process_cpu"]),
-                     ms(result["server_cpu"]), ms(result.get("cpu_s")), result["load"]))
-    print("web_viewers_with_every_move: %d (fewest of %d rounds)" % (min(complete), ROUNDS))
+                     ms(result["thread_cpu"]), ms(result["queued"]), ms(result["process_cpu"]),
+                     ms(result["server_cpu"]), ms(result["viewers_cpu"]), result["load"]))
+    print("web_viewers_with_every_move: %d (fewest of %d runs)" % (min(complete), len(complete)))
     print("web_archive_to_viewer_median_ms: %.1f" % (1000 * statistics.median(delays)))
     print("web_archive_to_viewer_worst_ms: %.1f" % (1000 * max(delays)))
-    for index, name in enumerate(("without", "with")):
-        own = [delay for pair in pairs for delay in pair[index]["own"]]
-        print("web_recorder_delay_%s_viewers_median_ms: %.1f" % (name, 1000 * statistics.median(own)))
-        print("web_recorder_delay_%s_viewers_worst_ms: %.1f" % (name, 1000 * max(own)))
-        print("web_recorder_thread_cpu_per_move_%s_viewers_ms: %.2f" % (
-            name, 1000 * statistics.median(pair[index]["thread_cpu"] for pair in pairs)))
+    queued_known = rounds[0]["without_viewers"]["queued"] is not None
+    for name, _, _ in ARMS:
+        own = [delay for runs in rounds for delay in runs[name]["own"]]
+        print("web_recorder_delay_%s_median_ms: %.1f" % (name, 1000 * statistics.median(own)))
+        print("web_recorder_delay_%s_worst_ms: %.1f" % (name, 1000 * max(own)))
+        print("web_recorder_thread_cpu_per_move_%s_ms: %.2f" % (
+            name, 1000 * statistics.median(runs[name]["thread_cpu"] for runs in rounds)))
+        if queued_known:
+            print("web_recorder_run_queue_wait_per_move_%s_ms: %.2f" % (
+                name, 1000 * statistics.median(runs[name]["queued"] for runs in rounds)))
+    figures = [("delay", lambda result: statistics.median(result["own"]))]
+    if queued_known:
+        figures.append(("run_queue_wait", lambda result: result["queued"]))
+    for figure, of in figures:
+        for name, _, _ in ARMS[1:]:
+            differences = [of(runs[name]) - of(runs["without_viewers"]) for runs in rounds]
+            longer, counted, p = sign_test(differences)
+            print("web_recorder_%s_longer_%s: %d of %d rounds (sign test p = %.3f), median "
+                  "difference %+.1f ms" % (figure, name, longer, counted, p,
+                                           1000 * statistics.median(differences)))

@@ -15,6 +15,7 @@ real board expects; the board's commit of that move then changes no clock.
 The screen is drawn from the session by yariboard.ui.screen; the session keeps only the
 facts it shows (the engine's latest opinion, the search in progress, what is lit and why).
 """
+import sys
 import threading
 import time
 
@@ -28,6 +29,10 @@ HINT_SECONDS = 0.5
 SIDE_WORDS = ("black", "white")
 # Events after which any note about the previous position is out of date.
 NEW_POSITION_EVENTS = ("move", "undo", "new", "hello")
+# A search holds the interpreter while it runs in its thread; the board's thread, back from
+# the serial port or SQLite several times a move, waits for it up to Python's switch interval
+# each time (5 ms by default). While engines search, it gets the interpreter back within this.
+SWITCH_INTERVAL_S = 0.0005
 
 
 class Search:
@@ -40,6 +45,7 @@ class Search:
         self.started = time.monotonic()
         self.result = None
         self.error = None
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._thread = threading.Thread(target=self._run, args=(time_limit,), daemon=True)
         self._thread.start()
 

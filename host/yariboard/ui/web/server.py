@@ -1,10 +1,11 @@
 """The web server in a process of its own beside the recording: uvicorn with every limit set.
 
-Its own process, at a lower CPU priority, so that however many viewers it serves it never
-takes the recording's interpreter or a busy CPU from it: the recording's feed hands each changed snapshot to a sender thread
-(newest per board only, never waiting), which writes it down a pipe; the server process
-reads it into its own feed and wakes the streams. When the recording process ends, the
-pipe closes and the server stops.
+Its own process, so that however many viewers it serves it never takes the recording's
+interpreter; in the idle scheduling class and in a session of its own, so that the CPU it
+spends is not charged to the recording (yield_the_cpu). The recording's feed hands each
+changed snapshot to a sender thread (newest per board only, never waiting), which writes it
+down a pipe; the server process reads it into its own feed and wakes the streams. When the
+recording process ends, the pipe closes and the server stops.
 
 Connections are bounded in number (`limit_concurrency`: a clear 503 beyond), header size
 (h11's limit while a request arrives, app.Limits once whole), and time: a connection that
@@ -75,10 +76,10 @@ class WebServer:
         self._pipe = Connection(parent_sock.detach())
         child_fd = child_sock.detach()
         # A fresh interpreter, not multiprocessing's spawn: that would run the caller's own
-        # main script again in the child.
+        # main script again in the child. In a session of its own: see yield_the_cpu.
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from yariboard.ui.web.server import serve; serve(%d)" % child_fd],
-            pass_fds=(child_fd,), stdin=subprocess.DEVNULL)
+            pass_fds=(child_fd,), stdin=subprocess.DEVNULL, start_new_session=True)
         os.close(child_fd)
         self._pipe.send(self.settings)
         if not self._pipe.poll(START_TIMEOUT_S):
@@ -231,8 +232,14 @@ def serve(fd):
 
 
 def yield_the_cpu():
-    """Run only when the recording does not want the CPU: Linux's idle scheduling class
-    where there is one, else the lowest priority."""
+    """Give way to the recording: Linux's idle scheduling class where there is one, else the
+    lowest priority.
+
+    The class ranks processes within one scheduling group only, and Linux's autogroups (one
+    group a session) share a busy CPU between groups first: in the recording's session the
+    CPU spent here would be charged to the recording's group, whose next move then waits
+    behind other sessions' work. So the server (and the benchmark's viewers) start in a
+    session of their own, a group of their own."""
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
