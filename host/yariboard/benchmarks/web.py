@@ -4,8 +4,9 @@ simulated boards (engines playing, PLIES moves each) through the live event stre
 Printed: that every viewer received every move; the delay from a move reaching the archive
 to a viewer receiving it (median and worst over every viewer and move); and the recorder's
 own delay (the board has committed the move -> the archive holds it) without viewers and
-with them, which must not grow. The viewers run in a process of their own (asyncio, raw
-sockets), as browsers would; both processes read the same monotonic clock.
+with them, which must not grow. The viewers run in a process of their own (one epoll loop
+over raw sockets, see follow), as browsers would; both processes read the same monotonic
+clock.
 
 The machine is shared, so one run of each says little: ROUNDS rounds are run, each of
 three runs back to back in rotating order (the same load, the load average printed):
@@ -17,14 +18,15 @@ the recorder's thread waited for a CPU per move (Linux's schedstat): a delay tha
 with viewers while that wait grows and the thread's CPU does not is CPU contention, not
 the recorder's work. A sign test over the rounds says whether a difference is there at
 all. The viewers stand in for browsers on other machines, so they only note when each
-event arrived while the boards play, and read the events once the play is over; like the
+chunk arrived while the boards play, and read the events once the play is over; like the
 server, they run in the idle class in a session of their own (server.yield_the_cpu).
 """
-import asyncio
 import json
 import math
 import os
+import select
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -43,6 +45,7 @@ PLIES = 12
 ROUNDS = 12
 RUN_DEADLINE_S = 600
 CONNECT_DEADLINE_S = 120
+RECEIVE_BYTES = 65536
 
 
 def process_cpu_seconds(pid):
@@ -172,73 +175,82 @@ def tournament(viewers, paused=False):
 def follow(port, viewers, moves):
     """Run `viewers` event-stream readers until told on stdin that the play is over and
     each has seen `moves` moves in all (the subprocess side); print {"viewers": per viewer
-    {"first_seen": {"board ply": received at}, "usi": {board: [...]}}}."""
+    {"first_seen": {"board ply": received at}, "usi": {board: [...]}}}.
+
+    They stand for browsers on other machines, so whatever CPU they spend here is an
+    artefact of the benchmark, taken from the recording's CPUs: one epoll loop over raw
+    sockets, which while the boards play only receives each chunk and notes when it came
+    (one clock reading a wake-up for all the chunks it finds); the events are read from
+    the chunks once the play is over."""
     yield_the_cpu()                 # browsers run on other machines: not before the recording
-    print(json.dumps(asyncio.run(_follow_all(port, viewers, moves))))
+    every = [_Viewer(port) for _ in range(viewers)]
+    readers = {viewer.sock.fileno(): viewer for viewer in every}
+    poll = select.epoll()
+    for fd in readers:
+        poll.register(fd, select.EPOLLIN)
+    stdin = sys.stdin.fileno()
+    poll.register(stdin, select.EPOLLIN)
+    played = False
+    deadline = None
+    while readers:
+        ready = poll.poll(1.0)
+        now = time.monotonic()
+        for fd, _ in ready:
+            if fd == stdin:
+                os.read(stdin, 64)
+                poll.unregister(stdin)
+                played, deadline = True, now + RUN_DEADLINE_S
+            elif not readers[fd].receive(now):
+                poll.unregister(fd)
+        if played:
+            if now > deadline:
+                raise RuntimeError("the viewers did not see %d moves in %d s" % (moves, RUN_DEADLINE_S))
+            for fd in [fd for fd, viewer in readers.items() if viewer.seen_all(moves)]:
+                readers.pop(fd).sock.close()
+    print(json.dumps({"viewers": [viewer.figures() for viewer in every]}))
 
 
-async def _follow_all(port, viewers, moves):
-    played = asyncio.Event()
-    viewing = [asyncio.create_task(_follow_one(port, moves, played)) for _ in range(viewers)]
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    played.set()
-    results = await asyncio.wait_for(asyncio.gather(*viewing), RUN_DEADLINE_S)
-    return {"viewers": results}
+class _Viewer:
+    """One viewer's connection: while the boards play it only keeps each chunk and when it
+    arrived (a browser does its work on another machine); seen_all() reads them afterwards."""
 
-
-class _Viewer(asyncio.Protocol):
-    """One viewer's connection: while the boards play it only notes each chunk's arrival
-    (a browser does its work on another machine); lines() reads them afterwards."""
-
-    def __init__(self):
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.sendall(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n")
+        self.sock.setblocking(False)
         self.chunks = []            # (arrived at, bytes)
-        self.arrived = asyncio.Event()
+        self.read, self.pending = 0, b""      # chunks read so far, the unended line
         self.closed = False
-        self.read, self.pending = 0, b""      # chunks read by lines(), the unended line
+        self.first_seen, self.usi = {}, {}
 
-    def connection_made(self, transport):
-        transport.write(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n")
-        self.transport = transport
+    def receive(self, now):
+        """Keep what arrived; False once the connection is closed."""
+        try:
+            data = self.sock.recv(RECEIVE_BYTES)
+        except BlockingIOError:
+            return True
+        self.chunks.append((now, data))
+        self.closed = not data
+        return not self.closed
 
-    def data_received(self, data):
-        self.chunks.append((time.monotonic(), data))
-        self.arrived.set()
-
-    def connection_lost(self, exc):
-        self.closed = True
-        self.arrived.set()
-
-    def lines(self):
-        """(arrived at, line) of the lines ended since the last call: a line arrived with
-        the chunk that ended it."""
-        whole = []
+    def seen_all(self, moves):
+        """Read the chunks not read yet; whether `moves` moves in all were seen (or the
+        connection closed). A line arrived with the chunk that ended it."""
         for at, data in self.chunks[self.read:]:
             self.pending += data
             *ended, self.pending = self.pending.split(b"\n")
-            whole += [(at, line) for line in ended]
+            for line in ended:
+                if line.startswith(b"data: "):
+                    snap = json.loads(line[6:])
+                    board = snap["board"]
+                    self.usi[board] = [row["usi"] for row in snap["moves"]]
+                    for ply in range(1, len(snap["moves"]) + 1):
+                        self.first_seen.setdefault("%s %d" % (board, ply), at)
         self.read = len(self.chunks)
-        return whole
+        return self.closed or sum(min(len(v), PLIES) for v in self.usi.values()) >= moves
 
-
-async def _follow_one(port, moves, played):
-    """One viewer: note each event's arrival while the boards play, read them afterwards."""
-    _, viewer = await asyncio.get_running_loop().create_connection(_Viewer, "127.0.0.1", port)
-    await played.wait()
-    first_seen, usi = {}, {}
-    while True:
-        for at, line in viewer.lines():
-            if line.startswith(b"data: "):
-                snap = json.loads(line[6:])
-                board = snap["board"]
-                usi[board] = [row["usi"] for row in snap["moves"]]
-                for ply in range(1, len(snap["moves"]) + 1):
-                    first_seen.setdefault("%s %d" % (board, ply), at)
-        if sum(min(len(v), PLIES) for v in usi.values()) >= moves or viewer.closed:
-            break
-        viewer.arrived.clear()
-        await viewer.arrived.wait()
-    viewer.transport.close()
-    return {"first_seen": first_seen, "usi": usi}
+    def figures(self):
+        return {"first_seen": self.first_seen, "usi": self.usi}
 
 
 def viewer_figures(result):

@@ -8,6 +8,8 @@ package's own folder (Starlette's StaticFiles refuses any path outside it).
 """
 import asyncio
 import secrets
+import socket
+import threading
 from importlib import resources
 from urllib.parse import parse_qsl
 
@@ -30,6 +32,11 @@ MAX_HEADER_BYTES = 16384     # all of them together (h11 refuses a longer one st
 MAX_STREAMS = 1000           # viewers following the live boards at once
 SEND_TIMEOUT_S = 5.0         # a viewer that reads nothing for this long is dropped
 HEARTBEAT_S = 15.0           # a comment line keeps quiet streams open through proxies
+MAX_BUFFERED = 256 * 1024    # bytes a viewer may leave unread beyond the socket's own buffer
+STREAM_SOCKET_BUFFER = 64 * 1024   # an event stream's socket send buffer (Linux doubles it)
+TRANSPORT = "yariboard.transport"   # the scope's extension holding the connection's transport
+STREAM_HEAD = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n"
+               b"cache-control: no-store\r\nx-accel-buffering: no\r\nconnection: close\r\n\r\n")
 METHODS = ("GET", "HEAD", "POST")
 MAX_GAME_ID = 2 ** 63 - 1    # SQLite's largest row id
 SEARCH_FIELDS = ("player", "date", "variant", "result")
@@ -222,14 +229,21 @@ def matches(record, query):
 class EventStreams:
     """`/events`: server-sent events of the live boards (`?board=NAME`: one, else all).
 
-    Raw ASGI, so that every batch of sends can be given a deadline: a viewer whose
-    connection stops taking data is dropped after `send_timeout` seconds instead of holding
-    anything up. Each change wakes every stream once, which sends in one write what it has
-    not sent yet; a stream with nothing new at the heartbeat (one timer for all of them)
-    sends a comment. No task is made per viewer per change: the server's work per viewer
-    stays one write, so that many viewers cost this machine, shared with the recording, as
-    little as they can. `on_viewers(count)` is told how many streams are open whenever
-    that changes."""
+    Many viewers must cost this machine, shared with the recording, as little as they can,
+    so a stream is not an ASGI response fed by a task of its own: once the request is
+    checked, the response's head and every event after it are written straight into the
+    connection's transport (which the server's protocol puts in the scope under TRANSPORT),
+    and the body ends when the connection closes (`Connection: close`, no chunked framing),
+    so every viewer of the same boards is sent the very same bytes. The boards' changes
+    reach the server's loop in one wake a batch (publish); each changed board's event is
+    encoded once, and each viewer costs one write: every stream of all the boards gets
+    one write of every change, every stream of one board one write of its change.
+
+    A viewer that stops reading is dropped: its unsent bytes are bounded (the socket's
+    buffer, STREAM_SOCKET_BUFFER, then MAX_BUFFERED more), and a stream whose bytes have not
+    drained within `send_timeout` is cut off. Every stream is sent a comment at the
+    heartbeat (one timer for all). `on_viewers(count)` is told how many streams are open
+    whenever that changes."""
 
     def __init__(self, feed, app, send_timeout=SEND_TIMEOUT_S, on_viewers=None):
         self.feed = feed
@@ -238,35 +252,91 @@ class EventStreams:
         self.on_viewers = on_viewers
         self.closing = False
         self._loop = None
-        self._heartbeat = None           # the timer that wakes every stream every HEARTBEAT_S
-        self._waiters = set()            # asyncio.Event of every open stream
+        self._heartbeat = None           # the timer that writes to every stream every HEARTBEAT_S
+        self._following = {None: set()}  # board (None: all of them) -> its streams' transports
+        self._board_of = {}              # transport -> the board it follows (None: all)
+        self._stalled = {}               # transport -> the timer that drops it if still stalled
         self._encoded = {}               # board -> (version, event bytes)
-        feed.listeners.append(self._changed)
+        self._lock = threading.Lock()
+        self._changed = []               # boards changed since the last write, in order
+        self._write_due = False          # a write of the changes is on the loop's way
 
-    def _changed(self, board, text):
-        """From any thread: wake every stream on the server's loop."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            try:
-                loop.call_soon_threadsafe(self._wake)
-            except RuntimeError:          # the loop closed meanwhile: nobody to wake
-                pass
+    def publish(self, texts):
+        """From any thread: make `texts` ({board: JSON text}) the boards' newest snapshots
+        and wake the server's loop once to send the changes."""
+        changed = [board for board, text in texts.items() if self.feed.publish_text(board, text)]
+        with self._lock:
+            if self._loop is None:        # no stream yet: the first reads the feed as it is
+                return
+            self._changed += [board for board in changed if board not in self._changed]
+            if self._write_due or not self._changed:
+                return
+            self._write_due = True
+        self._on_loop(self._send_changes)
 
-    def _wake(self):
-        for event in self._waiters:
-            event.set()
+    def _on_loop(self, callback):
+        try:
+            self._loop.call_soon_threadsafe(callback)
+        except RuntimeError:              # the loop closed meanwhile: nobody to send to
+            pass
+
+    def _send_changes(self):
+        with self._lock:
+            changed, self._changed, self._write_due = self._changed, [], False
+        events = [(board, self._event(board)) for board in changed]
+        self._write(self._following[None], b"".join(event for _, event in events))
+        for board, event in events:
+            self._write(self._following.get(board, ()), event)
+
+    def _write(self, transports, data):
+        """The one write per viewer: what a stream could not send yet waits in its
+        transport's buffer, bounded in size and time."""
+        for transport in list(transports):
+            transport.write(data)
+            if transport.get_write_buffer_size():
+                self._watch(transport)
+
+    def _watch(self, transport):
+        if transport.get_write_buffer_size() > MAX_BUFFERED:
+            self._drop(transport)
+        elif transport not in self._stalled:
+            self._stalled[transport] = self._loop.call_later(
+                self.send_timeout, self._check, transport, transport.get_write_buffer_size())
+
+    def _check(self, transport, buffered):
+        """send_timeout after a stream's bytes began to wait: dropped unless they drained
+        or are draining."""
+        del self._stalled[transport]
+        now = transport.get_write_buffer_size()
+        if now and now >= buffered:
+            self._drop(transport)
+        elif now:
+            self._watch(transport)
+
+    def _drop(self, transport):
+        """Cut off a viewer that stopped reading (its request's coroutine ends then)."""
+        timer = self._stalled.pop(transport, None)
+        if timer:
+            timer.cancel()
+        transport.abort()
 
     def _beat(self):
-        self._wake()
+        for transports in self._following.values():
+            self._write(transports, b": still here\n\n")
         self._heartbeat = self._loop.call_later(HEARTBEAT_S, self._beat)
 
     def close(self):
         """End every stream (the server is stopping); from any thread."""
         self.closing = True
-        self._changed(None, None)
+        if self._loop is not None:
+            self._on_loop(self._close_all)
+
+    def _close_all(self):
+        for transport in list(self._board_of):
+            transport.close()
 
     def viewers(self):
-        return len(self._waiters)
+        return len(self._board_of)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["path"] != "/events":
@@ -275,10 +345,11 @@ class EventStreams:
         if refusal:
             response = PlainTextResponse(refusal[1] + "\n", status_code=refusal[0])
             return await response(scope, receive, send)
-        self._loop = asyncio.get_running_loop()
-        if self._heartbeat is None:
+        if self._loop is None:
+            with self._lock:
+                self._loop = asyncio.get_running_loop()
             self._heartbeat = self._loop.call_later(HEARTBEAT_S, self._beat)
-        await self._stream(scope, receive, send)
+        await self._stream(scope, receive)
 
     def _refusal(self, scope):
         if scope["method"] != "GET":
@@ -289,95 +360,46 @@ class EventStreams:
         board = query.get("board")
         if board is not None and board not in self.feed.names():
             return 404, "no live board %r" % board[:40]
-        if len(self._waiters) >= MAX_STREAMS:
+        if len(self._board_of) >= MAX_STREAMS:
             return 503, "too many viewers (%d): try again later" % MAX_STREAMS
+        if self.closing:
+            return 503, "the server is stopping"
         return None
 
     def _count(self):
         if self.on_viewers:
-            self.on_viewers(len(self._waiters))
+            self.on_viewers(len(self._board_of))
 
-    async def _stream(self, scope, receive, send):
+    async def _stream(self, scope, receive):
         board = _query(scope).get("board")
-        wake = asyncio.Event()
-        self._waiters.add(wake)
+        transport = scope["extensions"][TRANSPORT]
+        # Not the megabytes Linux would let the buffer grow to for a viewer that stops reading
+        transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF,
+                                                      STREAM_SOCKET_BUFFER)
+        self._board_of[transport] = board
+        self._following.setdefault(board, set()).add(transport)
         self._count()
-        gone = asyncio.Event()
-
-        async def watch_disconnect():
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            gone.set()
-            wake.set()
-
-        watcher = asyncio.ensure_future(watch_disconnect())
-        sent = {}
         try:
-            async with Deadline(self.send_timeout):
-                await send({"type": "http.response.start", "status": 200,
-                            "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
-                                        (b"cache-control", b"no-store"),
-                                        (b"x-accel-buffering", b"no")]})
-            while not gone.is_set() and not self.closing:
-                wake.clear()
-                events = []
-                for name in ([board] if board else self.feed.names()):
-                    version, event = self._event(name)
-                    if sent.get(name) != version:
-                        events.append(event)
-                        sent[name] = version
-                async with Deadline(self.send_timeout):
-                    await send({"type": "http.response.body", "more_body": True,
-                                "body": b"".join(events) or b": still here\n\n"})
-                await wake.wait()
-            async with Deadline(self.send_timeout):
-                await send({"type": "http.response.body", "body": b""})
-        except Deadline.Passed:
-            pass                      # the viewer stopped reading: dropped
+            boards = [board] if board else self.feed.names()
+            self._write([transport], STREAM_HEAD + b"".join(self._event(name) for name in boards))
+            while (await receive())["type"] != "http.disconnect":
+                pass                  # a viewer sends nothing more; its connection's end ends this
         finally:
-            self._waiters.discard(wake)
+            self._board_of.pop(transport)
+            self._following[board].discard(transport)
+            timer = self._stalled.pop(transport, None)
+            if timer:
+                timer.cancel()
             self._count()
-            watcher.cancel()
 
     def _event(self, name):
-        """(version, the event's bytes) of a board's newest snapshot, encoded once for
-        every viewer."""
+        """The event's bytes of a board's newest snapshot, encoded once for every viewer."""
         version, text = self.feed.latest(name)
         cached = self._encoded.get(name)
         if cached is None or cached[0] != version:
             event = "event: board\ndata: %s\n\n" % text
             cached = self._encoded[name] = (version, event.encode("utf-8"))
-        return cached
-
-
-class Deadline:
-    """`async with Deadline(seconds):` the body is cancelled, and Deadline.Passed raised, if
-    it takes longer: asyncio.wait_for's guard without the task wait_for makes for every call
-    (Python 3.10 has no asyncio.timeout)."""
-
-    class Passed(Exception):
-        pass
-
-    def __init__(self, seconds):
-        self.seconds = seconds
-        self.passed = False
-
-    async def __aenter__(self):
-        self.task = asyncio.current_task()
-        self.timer = asyncio.get_running_loop().call_later(self.seconds, self._pass)
-        return self
-
-    def _pass(self):
-        self.passed = True
-        self.task.cancel()
-
-    async def __aexit__(self, kind, error, traceback):
-        self.timer.cancel()
-        if self.passed and kind in (None, asyncio.CancelledError):
-            if hasattr(self.task, "uncancel"):       # Python 3.11 on: the cancel was ours
-                self.task.uncancel()
-            raise Deadline.Passed()
-        return False
+        return cached[1]
 
 
 def _query(scope):

@@ -3,9 +3,10 @@
 Its own process, so that however many viewers it serves it never takes the recording's
 interpreter; in the idle scheduling class and in a session of its own, so that the CPU it
 spends is not charged to the recording (yield_the_cpu). The recording's feed hands each
-changed snapshot to a sender thread (newest per board only, never waiting), which writes it
-down a pipe; the server process reads it into its own feed and wakes the streams. When the
-recording process ends, the pipe closes and the server stops.
+changed snapshot to a sender thread (newest per board only, never waiting), which writes
+those of each BATCH_S down a pipe in one message; the server process reads them into its own
+feed and wakes the streams once. When the recording process ends, the pipe closes and the
+server stops.
 
 Connections are bounded in number (`limit_concurrency`: a clear 503 beyond), header size
 (h11's limit while a request arrives, app.Limits once whole), and time: a connection that
@@ -22,9 +23,10 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from multiprocessing.connection import Connection
 
-from yariboard.ui.web.app import MAX_HEADER_BYTES, SEND_TIMEOUT_S
+from yariboard.ui.web.app import MAX_HEADER_BYTES, SEND_TIMEOUT_S, TRANSPORT
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8710
@@ -34,6 +36,7 @@ KEEP_ALIVE_S = 5
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 10.0
 NICENESS = 10             # the server process's lower CPU priority than the recording's
+BATCH_S = 0.025           # the snapshots handed over together: at most this much later
 
 
 def is_loopback(host):
@@ -107,18 +110,21 @@ class WebServer:
             self._wake.notify()
 
     def _send(self):
-        """Hand the newest snapshots to the server process (this thread alone may wait)."""
+        """Hand the newest snapshots to the server process (this thread alone may wait), those
+        of one BATCH_S window in one message: the server's loop then wakes once for all of
+        them (a board changes about twice a move, some 15 ms apart)."""
         while True:
             with self._wake:
                 while not self._pending and not self._stopping:
                     self._wake.wait()
                 if self._stopping:
                     return
+            time.sleep(BATCH_S)
+            with self._wake:
                 pending, self._pending = self._pending, {}
             try:
                 with self._send_lock:
-                    for board, text in pending.items():
-                        self._pipe.send(("board", board, text))
+                    self._pipe.send(("boards", pending))
             except (OSError, ValueError):
                 return
 
@@ -145,7 +151,7 @@ class WebServer:
             self._wake.notify()
         try:
             with self._send_lock:
-                self._pipe.send(("stop", None, None))
+                self._pipe.send(("stop", None))
         except (OSError, ValueError):
             pass
         try:
@@ -206,7 +212,7 @@ def serve(fd):
     app, streams = make_app(feed, settings["db_path"], settings["writable"], settings["token"],
                             settings["send_timeout"], tell_viewers)
     config = uvicorn.Config(
-        app, http=header_timeout_protocol(settings["header_timeout"]), ws="none",
+        app, http=server_protocol(settings["header_timeout"]), ws="none",
         lifespan="off", log_level="warning", access_log=False,
         limit_concurrency=settings["max_connections"],
         h11_max_incomplete_event_size=MAX_HEADER_BYTES, timeout_keep_alive=KEEP_ALIVE_S,
@@ -216,14 +222,14 @@ def serve(fd):
     def read_feed():
         while True:
             try:
-                kind, board, text = pipe.recv()
+                kind, texts = pipe.recv()
             except (EOFError, OSError):
                 kind = "stop"
             if kind == "stop":
                 streams.close()
                 server.should_exit = True
                 return
-            feed.publish_text(board, text)
+            streams.publish(texts)
 
     threading.Thread(target=read_feed, name="web feed", daemon=True).start()
     with lock:
@@ -246,13 +252,24 @@ def yield_the_cpu():
         os.nice(NICENESS)
 
 
-def header_timeout_protocol(seconds):
+def server_protocol(seconds):
     """uvicorn's HTTP/1.1 protocol, closing a connection whose first request is not whole
-    within `seconds` (thousands of silent connections must not hold the server's places);
-    after a response, uvicorn's own keep-alive timeout takes over."""
+    within `seconds` (thousands of silent connections must not hold the server's places;
+    after a response, uvicorn's own keep-alive timeout takes over), and handing the
+    application the connection's transport (the scope's TRANSPORT extension), which the event
+    streams write to directly (app.EventStreams)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class HeaderTimeoutH11(H11Protocol):
+    class ServerProtocol(H11Protocol):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            app = self.app
+
+            async def app_with_transport(scope, receive, send):
+                scope.setdefault("extensions", {})[TRANSPORT] = self.transport
+                await app(scope, receive, send)
+            self.app = app_with_transport
+
         def connection_made(self, transport):
             super().connection_made(transport)
             self._header_timer = self.loop.call_later(seconds, self._header_timeout)
@@ -265,4 +282,4 @@ def header_timeout_protocol(seconds):
             self._header_timer.cancel()
             super().connection_lost(exc)
 
-    return HeaderTimeoutH11
+    return ServerProtocol
