@@ -4,8 +4,8 @@ capture made while the board was blind (`look_again`); and the move a tournament
 lost by (`record_illegal`).
 
 The interpreter loads this module when the board shows such a state, which play brings
-rarely, and unloads it after: its code takes no RAM the rest of the time. It works on the
-interpreter's own state, as one of its methods would.
+rarely, and unloads it after: its code takes no RAM the rest of the time. It reads and
+changes the interpreter only through the names its docstring offers friend modules.
 """
 from micropython import const
 
@@ -21,93 +21,77 @@ _LIFT_SLACK_MS = const(100)  # a lift is rung this long at most after the hand t
 
 
 def read_two_moves(it, overlapped):
-    """Read the board as the shown move (`it._shown`) plus one legal reply, or, when
+    """Read the board as the shown move (`it.shown`) plus one legal reply, or, when
     `overlapped` (the shown move's piece stands untouched), plus a reply begun. True if
-    that was decided.
+    the shown move was played and announced; False leaves the game as it was, for the
+    interpreter to read the board as before.
 
     `overlapped` means the mover's hand left that piece where it was, so another hand made
     the rest (the order of the switch events shows it). A board resting in a state no
     single move explains (a take-back of the move before included: a reply onto the square
-    that move came from looks just like one) is read the same way. If the reading fails, a
-    board with the sign of two moves is refused (never read as one move nobody made) and
-    any other is read as before.
+    that move came from looks just like one) is read the same way.
     """
-    frm, to, seq = it._shown
-    it._from = frm
-    it._to = to
-    it._shape = _MOVE if frm else _DROP
-    first = it._candidates()
-    if len(first) == 1 and (it._order is None or it._order == first[0]):
-        game = it.game
-        changed = it._changed_ms
-        touched = it._touched[:]
-        game.play(first[0])
-        # its destination counts as lifted only if touched since it was put down
-        _reread(it, changed, [sq for sq in touched if sq != to]
-                + ([to] if it._when[to] != seq else []))
-        shape = it._shape
-        if game.result is None and (
-                ((shape == _MOVE or shape == _DROP) and it._candidates())
-                or (overlapped and (shape == _LIFT or shape == _VICTIM))):
-            it._order = None
-            it._hint = None
-            it._emit(("move", first[0]))
-            return True  # the reply, complete or in hand, is read as any move is
-        mode = it._mode
-        game.undo()
-        _reread(it, changed, touched)
-        it._shown = (frm, to, seq)
-        it._mode = mode
-        it._acted = True
-    else:
-        it._classify()
-    if overlapped:
-        it._refuse("board-mismatch")
-    return overlapped
+    frm, to, seq = it.shown
+    it.frm = frm
+    it.to = to
+    it.shape = _MOVE if frm else _DROP
+    first = it.candidates()
+    if len(first) != 1 or it.ordered not in (None, first[0]):
+        return False
+    game = it.game
+    changed = it.changed_ms
+    touched = it.touched[:]
+    game.play(first[0])
+    # its destination counts as lifted only if touched since it was put down
+    it.rebuild(changed, [sq for sq in touched if sq != to] + ([to] if it.when[to] != seq else []))
+    shape = it.shape
+    if game.result is None and (
+            ((shape == _MOVE or shape == _DROP) and it.candidates())
+            or (overlapped and (shape == _LIFT or shape == _VICTIM))):
+        it.clear_guidance()
+        it.emit(("move", first[0]))
+        return True  # the reply, complete or in hand, is read as any move is
+    game.undo()
+    it.rebuild(changed, touched)
+    return False
 
 
-def _reread(it, now_ms, touched):
-    """The interpreter's _rebuild for a position changed mid-gesture: the lifted squares
-    still count."""
-    it._rebuild(now_ms)
-    for sq in touched:
-        if it.pos.piece_at(sq) and sq not in it._touched:
-            it._touched.append(sq)
-    it._classify()
-
-
-def look_again(interpreter, now_ms, blind_end):
+def look_again(it, now_ms, blind_end):
     """The board rests with one piece up (the interpreter's _LIFT). The flash chip stops the
     CPU while it erases a sector (45 ms) and the switches go unread meanwhile (matrix.Watch):
     a capture made inside that stretch (the taken piece lifted, the capturing one put in its
     place) leaves the board reading just this. If the board was blind since that piece was
     lifted (or as it was), the opposing pieces it could have taken, to blink to be lifted
     and put back (FIX_LIFT) so that the board sees which one was taken; else ()."""
-    frm = interpreter._from
-    since_lift = (now_ms - interpreter._lifted_ms[frm]) & 0xFFFF
+    frm = it.frm
+    since_lift = (now_ms - it.lifted_ms[frm]) & 0xFFFF
     if (now_ms - blind_end) & 0x3FFFFFFF > since_lift + _LIFT_SLACK_MS:
         return ()
-    pos = interpreter.pos
-    victims = [sq for sq in interpreter._destinations(frm) if pos.piece_at(sq)]
+    pos = it.pos
+    victims = [sq for sq in it.destinations(frm) if pos.piece_at(sq)]
     if victims:
-        interpreter._emit(("refused", "unseen-capture"))
+        it.emit(("refused", "unseen-capture"))
     return victims
 
 
 def record_illegal(it):
-    """Tournament: the mover loses; the move is named when the board shows one."""
+    """Tournament: the mover loses; the move is named when the board shows one. False, and
+    nothing recorded, for a piece put down while the mover's hand is empty: not a move of
+    the side to move at all, so refused as in casual play."""
     pos = it.pos
     side = pos.side
     m = None
-    if it._shape == _MOVE:
-        m = make_move(it._from, it._to)
+    if it.shape == _MOVE:
+        m = make_move(it.frm, it.to)
     else:
         held = [k for k in it.variant.hand_kinds if pos.hand_count(side, k)]
+        if not held:
+            return False
         if len(held) == 1:
-            m = make_drop(held[0], it._to)
+            m = make_drop(held[0], it.to)
     if m is None:
         it.game.illegal(side)
     else:
         it.game.play(m)
-    it._emit(("illegal", m))
-    it._emit_game_over()
+    it.emit(("illegal", m))
+    return True

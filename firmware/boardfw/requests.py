@@ -34,11 +34,7 @@ def answer(controller, verb, args):
     if verb == "start":
         return [controller.game_id] + game.start_sfen.split()
     if verb == "history":
-        first = _number(args[0])
-        if first < 1:
-            raise protocol.ProtocolError("args", "FROM counts from 1")
-        end = min(first - 1 + protocol.HISTORY_BATCH, game.position.plies)
-        return [controller.game_id, str(first)] + list(controller.usi_moves(first - 1, end))
+        return history(controller, args)
     if verb == "new":
         variant_name, handicap, mode = args
         _begin(controller, _new_game(controller, variant_name, mode,
@@ -49,21 +45,10 @@ def answer(controller, verb, args):
         return (controller.game_id,)
     if verb == "undo":
         return _undo(controller)
-    if verb == "resign":   # a player resigns from the host, or the host's clock fell
-        if game.result is not None:
-            raise protocol.ProtocolError("over", "the game has ended")
-        if args[0] not in ("black", "white") or args[-1] not in (args[0], "time"):
-            raise protocol.ProtocolError("args", "resign black|white [time]")
-        controller.handle(controller.interpreter.resign(
-            ("black", "white").index(args[0]), "time" if len(args) > 1 else "resignation"))
-        return ()
-    if verb == "host":   # the engine's side: a long press of A then resigns the other
-        sides = ("black", "white", "-")
-        if args[0] not in sides:
-            raise protocol.ProtocolError("args", "host black|white|-")
-        side = sides.index(args[0])
-        controller.interpreter.host_side = side if side < 2 else -1
-        return ()
+    if verb == "resign":
+        return resign(controller, args)
+    if verb == "host":
+        return host(controller, args)
     if verb == "ledtest":   # the maker's check: red, green, blue, white on every LED
         controller.ledtest_start = controller.hw.ticks_ms()
         return ()
@@ -72,6 +57,39 @@ def answer(controller, verb, args):
         return (str(matrix.rows), str(matrix.cols), "%x" % _bitmap(matrix, matrix.raw),
                 "%x" % _bitmap(matrix, matrix.stable))
     raise protocol.ProtocolError("verb", "unknown request")
+
+
+# The answers that take more than a few lines, each named as its verb (a name the verb's
+# word already puts in the qstr table).
+def history(controller, args):
+    """`history FROM`: a batch of the game's moves from move FROM on."""
+    first = _number(args[0])
+    if first < 1:
+        raise protocol.ProtocolError("args", "FROM counts from 1")
+    end = min(first - 1 + protocol.HISTORY_BATCH, controller.game.position.plies)
+    return [controller.game_id, str(first)] + list(controller.usi_moves(first - 1, end))
+
+
+def resign(controller, args):
+    """`resign black|white [time]`: a player resigns from the host, or the host's clock
+    fell."""
+    if controller.game.result is not None:
+        raise protocol.ProtocolError("over", "the game has ended")
+    if args[0] not in ("black", "white") or args[-1] not in (args[0], "time"):
+        raise protocol.ProtocolError("args", "resign black|white [time]")
+    controller.handle(controller.interpreter.resign(
+        ("black", "white").index(args[0]), "time" if len(args) > 1 else "resignation"))
+    return ()
+
+
+def host(controller, args):
+    """`host black|white|-`: the engine's side; a long press of A then resigns the other."""
+    sides = ("black", "white", "-")
+    if args[0] not in sides:
+        raise protocol.ProtocolError("args", "host black|white|-")
+    side = sides.index(args[0])
+    controller.interpreter.host_side = side if side < 2 else -1
+    return ()
 
 
 def _new_game(controller, variant_name, mode, handicap, sfen):

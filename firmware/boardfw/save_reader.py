@@ -62,7 +62,7 @@ def parse(data, with_state=False, log=b""):
         log = head
     try:
         lines = data[:cut].decode().split("\n")
-        entries = (data[end:] + log[9:]).decode().split("\n")
+        entries = (data[end:] + log[9:]).decode()
     except UnicodeError:
         raise CorruptSave("not text")
     if lines[0] != _FORMAT and lines[0] != _FORMAT_1:
@@ -80,18 +80,41 @@ def parse(data, with_state=False, log=b""):
     except KeyError:
         raise CorruptSave("missing field")
     kept = sum(len(line.split()) for line in move_lines)   # of the compacted moves
-    tail = []                                              # moves appended since
+    kept, tail, crc, result, illegal, request = _apply(entries, crc, kept, result, illegal)
+    if request is not None:
+        fields["request"] = request
+    # The moves one at a time: a long game never becomes one large list, which a fragmented
+    # heap might not have room for (at most a compaction's worth of moves waits in `tail`).
+    moves = _moves(move_lines, kept, tail)
+    try:
+        saved = SavedGame(fields["id"], fields["variant"], fields["mode"], fields["handicap"],
+                          result, illegal, fields["start"], moves,
+                          fields.get("request", "-"))
+    except KeyError:
+        raise CorruptSave("missing field")
+    if with_state:
+        return saved, (kept + len(tail), len(log) if log[9:] else 0, crc)
+    return saved
+
+
+def _apply(text, crc, kept, result, illegal):
+    """The journal's entries (`text`, a line each) played onto the record's `kept` moves,
+    `result` and `illegal`, each entry's checksum chained on from `crc`: (kept, the moves
+    appended since, crc, result, illegal, the last host request or None)."""
+    tail = []
+    request = None
+    entries = text.split("\n")
     entries.pop()   # after the last line end: empty, or an entry cut short, which is dropped
     for entry in entries:
-        text, _, check = entry.rpartition(" ")
-        crc = binascii.crc32(text.encode(), crc) & 0xFFFFFFFF
+        line, _, check = entry.rpartition(" ")
+        crc = binascii.crc32(line.encode(), crc) & 0xFFFFFFFF
         if check != "%08x" % crc:
             raise CorruptSave("entry damaged")
-        words = text.split()
+        words = line.split()
         if not words:
             raise CorruptSave("unknown entry")
         if len(words) == (2 if words[0] == "-" else 4):   # made by a host request (storage.py)
-            fields["request"] = words.pop()
+            request = words.pop()
         if words[0] == "+" and len(words) == 2:
             tail.append(words[1])
         elif words[0] == "-":
@@ -107,18 +130,7 @@ def parse(data, with_state=False, log=b""):
             result, illegal = words[1], words[2]
         else:
             raise CorruptSave("unknown entry")
-    # The moves one at a time: a long game never becomes one large list, which a fragmented
-    # heap might not have room for (at most a compaction's worth of moves waits in `tail`).
-    moves = _moves(move_lines, kept, tail)
-    try:
-        saved = SavedGame(fields["id"], fields["variant"], fields["mode"], fields["handicap"],
-                          result, illegal, fields["start"], moves,
-                          fields.get("request", "-"))
-    except KeyError:
-        raise CorruptSave("missing field")
-    if with_state:
-        return saved, (kept + len(tail), len(log) if log[9:] else 0, crc)
-    return saved
+    return kept, tail, crc, result, illegal, request
 
 
 def _moves(move_lines, kept, tail):

@@ -12,7 +12,7 @@ def perft(position, depth):
         return len(moves) if depth == 1 else 1
     total = 0
     for m in moves:
-        captured = position._make(m)
+        captured = position.make(m)
         total += perft(position, depth - 1)
-        position._unmake(m, captured)
+        position.unmake(m, captured)
     return total

@@ -10,7 +10,7 @@ from micropython import const
 
 from shogicore.errors import IllegalMoveError, MoveError, SfenError
 from shogicore.move import PROMOTION, parse_usi
-from shogicore.variants import _key_table
+from shogicore.variants import key_table
 from shogicore.variants import BLACK, KING, PAWN, WHITE, variant_by_name
 
 EMPTY = 0
@@ -29,7 +29,7 @@ def piece_colour(p):
     return p >> 5
 
 
-_PIECE_KEYS = _key_table(64, 7)
+_PIECE_KEYS = key_table(64, 7)
 _SIDE_KEY = const(0x2AAAAAAA)
 # _TARGETS[colour][piece]: may a piece of `colour` move onto a square holding `piece`?
 # Onto an empty square or an enemy piece; never onto its own piece or the wall.
@@ -107,7 +107,7 @@ class Position:
             p = self.board[sq]
             if p:
                 h ^= keys[sq] * _PIECE_KEYS[p]
-        # A hand's count of each kind is hashed, 0 included: _make and _unmake move a
+        # A hand's count of each kind is hashed, 0 included: make and unmake move a
         # count's term from n to n +- 1, so a position read from its SFEN must hash as the
         # same position reached by moves does.
         hand_base = self.variant.size
@@ -195,8 +195,9 @@ class Position:
         return pinned
 
     # -- make / unmake ---------------------------------------------------------------------
-    def _make(self, m):
-        """Play `m` on the board and hands; return the captured piece (0 for none)."""
+    def make(self, m):
+        """Play `m` on the board and hands; return the captured piece (0 for none). Nothing is
+        recorded (push records): for counting moves (perft) and taking `m` back at once."""
         board = self.board
         side = self.side
         keys = self.variant.keys
@@ -238,7 +239,8 @@ class Position:
         self.side = 1 - side
         return captured
 
-    def _unmake(self, m, captured):
+    def unmake(self, m, captured):
+        """Take back `m`, the last move made, which took `captured` (what make returned)."""
         board = self.board
         self.side = side = 1 - self.side
         keys = self.variant.keys
@@ -275,7 +277,7 @@ class Position:
     def push(self, m):
         """Play a move known to be legal (see is_legal / push_usi) and record it."""
         before = self.hash
-        captured = self._make(m)
+        captured = self.make(m)
         record = m | (captured << _MOVE_BITS)
         if self.in_check():
             record |= _CHECK_FLAG
@@ -299,7 +301,7 @@ class Position:
         self.plies -= 1
         record = self._record(self.plies)
         m = record & ((1 << _MOVE_BITS) - 1)
-        self._unmake(m, (record >> _MOVE_BITS) & 63)
+        self.unmake(m, (record >> _MOVE_BITS) & 63)
         self.move_number -= 1
         return m
 
@@ -336,9 +338,9 @@ class Position:
     def _safe(self, m):
         """Does `m` leave the mover's General unattacked? (make, look, unmake)"""
         side = self.side
-        captured = self._make(m)
+        captured = self.make(m)
         safe = not self._attacked(self.kings[side], 1 - side)
-        self._unmake(m, captured)
+        self.unmake(m, captured)
         return safe
 
     def _add(self, out, frm, to, kind, test):
@@ -422,9 +424,9 @@ class Position:
         ahead = (m & 0xFF) + (1 - 2 * side) * self.variant.steps[PAWN][0]
         if ahead != self.kings[1 - side]:
             return False
-        captured = self._make(m)
+        captured = self.make(m)
         mated = not self._has_legal_move()
-        self._unmake(m, captured)
+        self.unmake(m, captured)
         return mated
 
     def legal_moves(self, first_only=False):

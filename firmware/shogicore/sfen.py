@@ -24,13 +24,38 @@ def read_sfen(variant, text):
     if len(fields) not in (3, 4):
         raise SfenError("SFEN needs 3 or 4 fields (board side hands [move]), got %d"
                         % len(fields))
+    counts = {}   # pieces of each unpromoted kind, on the board and in hand
+    board = _rows(v, fields[0], counts)
+    if fields[1] not in ("b", "w"):
+        raise SfenError("side to move must be 'b' or 'w', got %r" % fields[1])
+    hands = _hands(v, fields[2], counts)
+    move_number = 1
+    if len(fields) == 4:
+        number = fields[3]
+        if not number.isdigit() or len(number) > 4:
+            raise SfenError("move number must be a whole number from 1 to %d, got %r"
+                            % (_MAX_MOVE_NUMBER, number[:12]))
+        move_number = int(number)
+        if move_number < 1:
+            raise SfenError("move number must be at least 1, got %d" % move_number)
+    for kind in counts:
+        if kind != KING and counts[kind] > v.totals[kind]:
+            raise SfenError("too many %s: %d, a %s set has %d" % (
+                v.symbol(kind), counts[kind], v.name, v.totals[kind]))
+    side = BLACK if fields[1] == "b" else WHITE
+    return board, hands, side, move_number, _check_pieces(v, board)
+
+
+def _rows(variant, text, counts):
+    """The board of SFEN's first field `text`, its pieces counted into `counts` by
+    unpromoted kind."""
+    v = variant
     board = bytearray(v.size)
     for i in range(v.size):
         board[i] = _WALL
-    rows = fields[0].split("/")
+    rows = text.split("/")
     if len(rows) != v.ranks:
         raise SfenError("board has %d ranks, %s needs %d" % (len(rows), v.name, v.ranks))
-    counts = {}
     # Characters are taken by slices, not indexes or iteration: MicroPython interns the
     # one-letter str those make, for good, and Wa's letters would fill the qstr table.
     for r, row in enumerate(rows):
@@ -73,52 +98,43 @@ def read_sfen(variant, text):
         if file != 0:
             raise SfenError("rank %s has %d squares, %s needs %d"
                             % (chr(97 + r), v.files - file, v.name, v.files))
-    if fields[1] not in ("b", "w"):
-        raise SfenError("side to move must be 'b' or 'w', got %r" % fields[1])
+    return board
+
+
+def _hands(variant, text, counts):
+    """Both hands of SFEN's third field `text`, each piece counted into `counts` as it is
+    read (so too many of a kind is named as soon as it is)."""
+    v = variant
     hands = (bytearray(len(v.symbols) // 2), bytearray(len(v.symbols) // 2))
-    if fields[2] != "-":
-        n = -1   # no count written: one piece
-        hand = fields[2]
-        for i in range(len(hand)):
-            c = hand[i:i + 1]
-            if "0" <= c <= "9":
-                n = (n if n > 0 else 0) * 10 + int(c)
-                if n > 99:   # more than any set holds; also keeps a count in a byte
-                    raise SfenError("hand count too large in %r" % fields[2])
-                continue
-            if not n:
-                raise SfenError("hand count 0 before %r" % c)
-            try:
-                kind = v.kind_of(c.upper())
-            except KeyError:
-                raise SfenError("unknown piece %r in hand" % c)
-            if kind not in v.hand_kinds:
-                raise SfenError("a %s cannot be in hand" % c)
-            colour = BLACK if c.isupper() else WHITE
-            n = n if n > 0 else 1
-            counts[kind] = counts.get(kind, 0) + n
-            if counts[kind] > v.totals[kind]:
-                raise SfenError("too many %s: %d, a %s set has %d" % (
-                    v.symbol(kind), counts[kind], v.name, v.totals[kind]))
-            hands[colour][kind] += n
-            n = -1
-        if n >= 0:
-            raise SfenError("hand %r ends with a count" % fields[2])
-    move_number = 1
-    if len(fields) == 4:
-        number = fields[3]
-        if not number.isdigit() or len(number) > 4:
-            raise SfenError("move number must be a whole number from 1 to %d, got %r"
-                            % (_MAX_MOVE_NUMBER, number[:12]))
-        move_number = int(number)
-        if move_number < 1:
-            raise SfenError("move number must be at least 1, got %d" % move_number)
-    for kind in counts:
-        if kind != KING and counts[kind] > v.totals[kind]:
+    if text == "-":
+        return hands
+    n = -1   # no count written: one piece
+    for i in range(len(text)):
+        c = text[i:i + 1]
+        if "0" <= c <= "9":
+            n = (n if n > 0 else 0) * 10 + int(c)
+            if n > 99:   # more than any set holds; also keeps a count in a byte
+                raise SfenError("hand count too large in %r" % text)
+            continue
+        if not n:
+            raise SfenError("hand count 0 before %r" % c)
+        try:
+            kind = v.kind_of(c.upper())
+        except KeyError:
+            raise SfenError("unknown piece %r in hand" % c)
+        if kind not in v.hand_kinds:
+            raise SfenError("a %s cannot be in hand" % c)
+        colour = BLACK if c.isupper() else WHITE
+        n = n if n > 0 else 1
+        counts[kind] = counts.get(kind, 0) + n
+        if counts[kind] > v.totals[kind]:
             raise SfenError("too many %s: %d, a %s set has %d" % (
                 v.symbol(kind), counts[kind], v.name, v.totals[kind]))
-    side = BLACK if fields[1] == "b" else WHITE
-    return board, hands, side, move_number, _check_pieces(v, board)
+        hands[colour][kind] += n
+        n = -1
+    if n >= 0:
+        raise SfenError("hand %r ends with a count" % text)
+    return hands
 
 
 def _check_pieces(v, board):

@@ -10,7 +10,7 @@ to the hand as 'X': the numbers of the kinds carry no meaning beyond KING and PA
 """
 from micropython import const
 
-from shogicore.variants import BLACK, WHITE, Variant, _key_table
+from shogicore.variants import BLACK, WHITE, Variant, key_table
 
 _SIGN_BIT = const(0x40000000)   # bit 30: the sign of a small int on the Pico
 
@@ -95,7 +95,7 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
             v.promote[k.kind] = v.kind_of(promoted)
     v.kinds = bytes([k.kind for k in kinds])
     # Hash keys: one per square, then one per hand count 0..most pieces of a kind.
-    v.keys = _key_table(v.size + max(v.totals) + 1, 11 + v.size)
+    v.keys = key_table(v.size + max(v.totals) + 1, 11 + v.size)
 
     # depth[colour][sq]: 1 on the colour's last rank, 2 on the one before, ...
     v.depth = (bytearray(v.size), bytearray(v.size))
@@ -103,15 +103,23 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
         r = v.rank_of(sq)
         v.depth[BLACK][sq] = r
         v.depth[WHITE][sq] = ranks + 1 - r
-    # For Black's pieces (White's: the deltas negated): (delta from target to attacker,
-    # mask of kinds) for steps and slides, (delta, most squares, mask of kinds) for ranges.
-    # A kind's bit is kind - 1, and bit 30 (kind 31, a Wa promotion) is taken as the sign:
-    # so a mask is one of the Pico's small ints (31 bits with the sign), never a big int to
-    # keep in RAM and to allocate anew at every shift, and `mask >> kind - 1 & 1` reads
-    # bit 30 as well. (Written out here, not as functions: on the Pico each function name
-    # would stay a qstr after this module goes.)
+    _tables(v, kinds)
+    return v
+
+
+def _tables(variant, kinds):
+    """The variant's tables of who attacks a square, from its kinds' moves. For Black's
+    pieces (White's: the deltas negated): (delta from target to attacker, mask of kinds) for
+    steps and slides, (delta, most squares, mask of kinds) for ranges.
+
+    A kind's bit is kind - 1, and bit 30 (kind 31, a Wa promotion) is taken as the sign: so
+    a mask is one of the Pico's small ints (31 bits with the sign), never a big int to keep
+    in RAM and to allocate anew at every shift, and `mask >> kind - 1 & 1` reads bit 30 as
+    well. (One function for the three tables: on the Pico each function name stays a qstr
+    after this module goes.)"""
+    v = variant
     attacks = []
-    for source in (steps, slides):
+    for source in (v.steps, v.slides):
         masks = {}
         for k in kinds:
             for d in source[k.kind]:
@@ -121,8 +129,7 @@ def build_variant(name, files, ranks, kinds, start_sfen, totals, repetitions,
     v.step_attacks, v.slide_attacks = attacks
     reach_masks = {}
     for k in kinds:
-        for d, reach in ranges[k.kind]:
+        for d, reach in v.ranges[k.kind]:
             reach_masks[(-d, reach)] = reach_masks.get((-d, reach), 0) | (1 << k.kind - 1)
     v.range_attacks = tuple([(key[0], key[1], (reach_masks[key] ^ _SIGN_BIT) - _SIGN_BIT)
                              for key in sorted(reach_masks)])
-    return v

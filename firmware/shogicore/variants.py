@@ -24,7 +24,7 @@ VARIANT_NAMES = ("yari", "shogi", "wa", "wa-nodrops")
 _built = {}
 
 
-def _key_table(n, seed):
+def key_table(n, seed):
     """n pseudo-random 15-bit ints: the product of two stays a small int on the Pico."""
     keys = array("H", bytes(2 * n))
     x = seed

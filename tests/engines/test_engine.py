@@ -1003,3 +1003,17 @@ def test_a_search_cut_short_plays_the_move_that_beat_the_last_iterations_best(sf
     assert shown[-1] == deeper.move and shown[-2] == shallow.move
     played = Engine().search(position, Limit(nodes=early))
     assert (played.move, played.depth) == (shallow.move, depth)
+
+
+def test_an_engines_own_node_budget_stands_for_a_search_given_no_limit():
+    """`Engine(nodes=N)` searches as `search(position, Limit(nodes=N))` does when asked with
+    no limit (the strength levels' budget), and any limit given still replaces it."""
+    position = Position(YARI, BENCH_LIKE_SFEN)
+    budgeted = Engine(level=8, nodes=1500).search(position)
+    asked = Engine(level=8).search(position, Limit(nodes=1500))
+    assert _same_search(budgeted, asked)
+    assert budgeted.nodes == 1500
+    own_depth = Engine(level=1, nodes=1500).search(position, Limit(depth=1))
+    assert own_depth.depth == 1 and own_depth.nodes < 1500
+    with pytest.raises(ValueError, match="a node budget must be at least 1, not 0"):
+        Engine(nodes=0)

@@ -1,5 +1,5 @@
-"""The search's make and unmake (yariboard.engines.builtin.playmoves) against the rules core's `_make` and
-`_unmake`: in random games of every variant, every legal move, made and taken back, and
+"""The search's make and unmake (yariboard.engines.builtin.playmoves) against the rules core's `make` and
+`unmake`: in random games of every variant, every legal move, made and taken back, and
 random lines of moves made one after another and taken back in turn, must leave the board,
 hands, Generals, side and hash exactly as the core's leave them (the core is held to
 pyffish, python-shogi and CrazyWa by its own tests)."""
@@ -45,10 +45,10 @@ def test_every_move_made_and_taken_back_as_the_core_does(variant):
             before = state(position)
             for m in position.legal_moves():
                 captured = make(m)
-                core_captured = twin._make(m)
+                core_captured = twin.make(m)
                 assert (captured, state(position)) == (core_captured, state(twin)), m
                 unmake(m, captured)
-                twin._unmake(m, core_captured)
+                twin.unmake(m, core_captured)
                 assert state(position) == state(twin) == before, m
                 made += 1
                 drops += not m & 0xFF00
@@ -74,11 +74,11 @@ def test_lines_of_moves_taken_back_in_turn(variant):
                 if not moves:
                     break
                 m = rng.choice(moves)
-                played.append((m, make(m), twin._make(m)))
+                played.append((m, make(m), twin.make(m)))
                 assert state(position) == state(twin)
             for m, captured, core_captured in reversed(played):
                 unmake(m, captured)
-                twin._unmake(m, core_captured)
+                twin.unmake(m, core_captured)
                 assert state(position) == state(twin)
             lines += 1
             deep += len(played) == LINE

@@ -64,6 +64,39 @@ def test_ladder_command_refuses_nonsense_counts(capsys):
             "yariboard: error: --games, --max-plies and --jobs must be at least 1")
 
 
+def test_a_ladder_of_some_steps_plays_only_those_and_rates_from_their_first_level(
+        monkeypatch, capsys):
+    """Step 2 alone (level 3 against level 2), its games shared between two processes:
+    level 2 is that ladder's anchor, and level 1 plays no game."""
+    monkeypatch.setitem(levels.SCALES, "yari", levels.SCALES["yari"][:3])
+    lowers = []
+    rungs = run_ladder("yari", 2, max_plies=16, steps=(2, 2), jobs=2,
+                       on_game=lambda lower, index, game: lowers.append(lower))
+    assert [rung.number for rung in rungs] == [2, 3] and lowers == [2, 2]
+    assert (rungs[0].rating, rungs[0].step) == (0.0, None)
+    assert rungs[1].rating == pytest.approx(step_elo(rungs[1].step)[0])
+    assert main(["ladder", "--steps", "2", "--games", "2", "--max-plies", "16"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "level 2 (built-in engine, depth 1, 150 cp noise (its level 2)): +0 +- 0 " \
+                     "(the anchor)"
+    assert out[1].startswith("level 3 (built-in engine, depth 3 (its level 5)): ")
+    assert out[2].startswith("ladder of yari, steps 2, 2 games a step, 16 plies: ")
+
+
+@pytest.mark.parametrize("steps, error", [
+    ("0-1", "steps must run from 1 to 8 for yari (step k is level k + 1 against level k), "
+            "not 0-1"),
+    ("3-2", "steps must run from 1 to 8 for yari (step k is level k + 1 against level k), "
+            "not 3-2"),
+    ("1-9", "steps must run from 1 to 8 for yari (step k is level k + 1 against level k), "
+            "not 1-9"),
+    ("two", "steps are a step or a range of them, as 3 or 1-3, not 'two'"),
+])
+def test_ladder_command_refuses_steps_off_the_ladder(capsys, steps, error):
+    assert main(["ladder", "--steps", steps]) == 1
+    assert capsys.readouterr().err.strip() == "yariboard: error: --steps: " + error
+
+
 def test_bench_ladder_without_fairy_stockfish_says_it_was_not_measured(tmp_path, capsys,
                                                                         monkeypatch):
     from yariboard.engines import fsf

@@ -35,15 +35,22 @@ def positions(count, seed=9, variant="yari"):
 def test_every_variant_climbs_from_the_built_in_engine_to_its_strongest():
     for variant, steps in levels.SCALES.items():
         assert [step.number for step in steps] == list(range(1, len(steps) + 1))
+        assert (steps[0].engine, steps[0].builtin_level) == (levels.BUILTIN, 1)
+        budgets = [step.nodes for step in steps if step.engine == levels.BUILTIN and step.nodes]
+        assert budgets == sorted(set(budgets))   # each built-in budget above the last
+    assert [step.builtin_level for step in levels.scale("yari")[:3]] == [1, 2, 5]
+    assert [step.nodes for step in levels.scale("shogi")[1:4]] == [1000, 2500, 6000]
     for variant in ("yari", "shogi"):
         steps = levels.scale(variant)
-        assert [step.builtin_level for step in steps[:3]] == [1, 2, 5]
-        assert {step.engine for step in steps[3:]} == {levels.FSF}
-        budgets = [step.nodes for step in steps[3:]]
-        assert budgets == [budgets[0] * 2 ** k for k in range(len(budgets))]   # a doubling a step
-        assert budgets[-1] == 32000
-    assert [step.builtin_level for step in levels.scale("wa")] == [1, 3, 5]
-    assert [step.builtin_level for step in levels.scale("wa-nodrops")] == [1, 3, 5, 6]
+        fairy = [step.nodes for step in steps if step.engine == levels.FSF]
+        assert [step.engine for step in steps[-len(fairy):]] == [levels.FSF] * len(fairy)
+        assert fairy == [fairy[0] * 2 ** k for k in range(len(fairy))]   # a doubling a step
+        assert fairy[-1] == 32000
+    assert [(step.engine, step.builtin_level, step.nodes) for step in levels.scale("wa")] \
+        == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 3000), (levels.BUILTIN, None, 8000)]
+    assert [(step.engine, step.builtin_level, step.nodes) for step in levels.scale("wa-nodrops")] \
+        == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 300), (levels.BUILTIN, None, 1000),
+            (levels.BUILTIN, None, 3000)]
 
 
 def test_a_level_off_the_scale_is_refused_naming_the_scale():
@@ -68,6 +75,27 @@ def test_a_built_in_level_searches_to_its_depth_with_its_noise(number):
         chosen.add(result.move)
         engine.close()
     assert (len(chosen) > 1) == (own.noise > 0)
+
+
+@pytest.mark.parametrize("variant, number", [("shogi", 2), ("shogi", 3), ("shogi", 4),
+                                             ("wa", 2), ("wa", 3), ("wa-nodrops", 2)])
+def test_a_built_in_node_level_spends_its_budget_at_full_strength(variant, number):
+    """Read back from the engine: it is the built-in top level (no noise) with the level's
+    node budget, and a search given no limit, as in play and in the ladder, counts exactly
+    that many nodes and chooses the same move whatever the seed."""
+    step = levels.level(variant, number)
+    for position in positions(2, variant=variant):
+        moves = set()
+        for seed in range(2):
+            engine = levels.open_level(variant, number, seed=seed)
+            assert engine.level == BUILTIN_LEVELS[max(BUILTIN_LEVELS)] and engine.level.noise == 0
+            assert engine.nodes == step.nodes
+            result = engine.search(position)
+            assert result.nodes == step.nodes
+            moves.add(result.move)
+            laddered = open_at_budget(variant, number, seed)
+            assert laddered.search(position).nodes == step.nodes
+        assert len(moves) == 1
 
 
 def strays(engine, searches):

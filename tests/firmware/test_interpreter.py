@@ -368,6 +368,13 @@ def test_tournament_illegal_drop_loses():
     assert b.wait() == [("illegal", b.usi("P*5a")), ("game-over", 1, "illegal-move")]
 
 
+def test_tournament_piece_put_down_from_an_empty_hand_is_refused_not_lost():
+    b = Board("3k3/7/7/7/7/7/7/7/3K3 b - 1", mode="tournament")
+    b.place("5e")                         # Black holds nothing: no move of Black's at all
+    assert b.wait() == [("refused", "illegal-move")]
+    assert b.game.result is None and b.it.phase() == "refused"
+
+
 def test_an_illegal_capture_attempt_is_refused_or_loses():
     # The Black pawn 4f cannot reach White's General 4a; the General is lifted off for a
     # second and the pawn put in its place.
@@ -609,6 +616,20 @@ def test_sync_with_a_different_board_waits_for_set_up_and_reads_no_move():
     b.lift("7f")
     assert b.place("7g") == [("ready",)]
     assert b.it.phase() == "idle"
+
+
+def test_during_set_up_a_takes_no_drop_back():
+    # Power came back with the last dropped piece off the board: the board is set up again
+    # (the piece put back), not read as a take-back, which is asked for only in play.
+    b = Board("3k3/7/7/7/7/7/7/7/3K3 b P 1")
+    b.place("5e")
+    assert b.wait() == [("move", b.usi("P*5e"))]
+    occupied = [sq for sq in b.v.squares if b.game.position.piece_at(sq)]
+    occupied.remove(b.sq("5e"))
+    assert b.it.sync(occupied, b.t) == ()
+    assert b.press("A") == [("hint-request",)]
+    assert b.moves() == ["P*5e"] and b.it.phase() == "setup"
+    assert b.place("5e") == [("ready",)]
 
 
 def test_set_game_for_a_host_undo_does_not_replay_the_move():

@@ -6,7 +6,8 @@ from shogicore.variants import BLACK
 
 from yariboard.cli.common import fail
 from yariboard.engines.base import EngineError
-from yariboard.engines.ladder import describe_rung, markdown_table, run_ladder
+from yariboard.engines.ladder import (check_steps, describe_rung, markdown_table, parse_steps,
+                                      run_ladder)
 from yariboard.engines.levels import SCALES
 from yariboard.engines.match import MAX_PLIES, Sprt, describe_score, run_match
 
@@ -54,7 +55,11 @@ def register(subparsers):
     ladder.add_argument("--max-plies", type=int, default=MAX_PLIES,
                         help="adjudicate by material after this many plies (default %(default)s)")
     ladder.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="games played at once (default %(default)s)")
+                        help="games played at once, each pair of engines in a process of its "
+                             "own: up to one per core (default %(default)s)")
+    ladder.add_argument("--steps", metavar="K-M",
+                        help="play only steps K to M (step k: level k + 1 against level k), "
+                             "rated from level K; default: every step")
     ladder.add_argument("--node", metavar="PATH", help="Node.js to run Fairy-Stockfish with")
     ladder.add_argument("--engines-dir", metavar="DIR", help="where engines are installed")
     ladder.set_defaults(func=run_ladder_command)
@@ -109,14 +114,23 @@ def run(args):
 def run_ladder_command(args):
     if min(args.games, args.max_plies, args.jobs) < 1:
         return fail("--games, --max-plies and --jobs must be at least 1")
+    steps = None
+    if args.steps is not None:
+        try:
+            steps = parse_steps(args.steps)
+            check_steps(args.variant, *steps)
+        except ValueError as error:
+            return fail("--steps: %s" % error)
     start = time.monotonic()
     try:
         rungs = run_ladder(args.variant, args.games, seed=args.seed, max_plies=args.max_plies,
                            jobs=args.jobs, node=args.node, engines_dir=args.engines_dir,
+                           steps=steps,
                            on_rung=lambda rung: print(describe_rung(args.variant, rung), flush=True))
     except EngineError as error:
         return fail(str(error))
-    print("ladder of %s, %d games a step, %d plies: %.0f s, %d at once"
-          % (args.variant, args.games, args.max_plies, time.monotonic() - start, args.jobs))
+    print("ladder of %s, %s, %d games a step, %d plies: %.0f s, %d at once"
+          % (args.variant, "steps %s" % args.steps if steps else "every step", args.games,
+             args.max_plies, time.monotonic() - start, args.jobs))
     print(markdown_table(args.variant, rungs))
     return 0

@@ -2,11 +2,13 @@
 up, and the scores chain into ratings anchored at level 1, rated 0.
 
 Every level plays at a fixed budget (the built-in engine to its level's depth with no clock
-running, Fairy-Stockfish at its node budget), so a busy machine plays the same moves as an
+running, or either engine at its node budget), so a busy machine plays the same moves as an
 idle one, only slower. A step's Elo comes from its score by the logistic model, with one
 drawn game counted in so that a clean sweep still gives a finite figure (and errs towards an
 even match); its standard error comes from the games' own spread. Errors add up the ladder
-(variances add), so a level's error bar says how well it is placed against level 1.
+(variances add), so a level's error bar says how well it is placed against level 1. A step
+is a match between two fixed players, so a ladder can play only some of its steps (those
+whose players changed) and the steps measured apart still chain.
 """
 import math
 from dataclasses import dataclass
@@ -44,7 +46,7 @@ class AtBudget:
 def open_at_budget(variant, number, seed, node=None, engines_dir=None):
     step = levels.level(variant, number)
     engine = levels.open_level(variant, number, node=node, engines_dir=engines_dir, seed=seed)
-    depth = BUILTIN_LEVELS[step.builtin_level].depth if step.engine == levels.BUILTIN else None
+    depth = BUILTIN_LEVELS[step.builtin_level].depth if step.builtin_level else None
     return AtBudget(engine, depth)
 
 
@@ -72,18 +74,23 @@ def step_elo(report):
 
 
 def run_ladder(variant, games, seed=1, max_plies=MAX_PLIES, jobs=1, node=None, engines_dir=None,
-               on_game=None, on_rung=None):
+               on_game=None, on_rung=None, steps=None):
     """Play the ladder of `variant`'s levels, `games` games a step (each opening with both
-    colours); returns the Rungs, weakest first. `on_game(lower, index, game)` as each game
-    ends (points for the upper level), `on_rung(rung)` as each level is placed."""
-    # The built-in engine builds its tables for a variant at its first search, and two
-    # threads must not both build them: one search before the games share them out.
+    colours); returns the Rungs, weakest first. Step k is level k + 1 against level k;
+    `steps` (first, last) plays only those, rating from the first step's lower level (rated
+    0), so a step whose two players did not change need not be played again. `on_game(lower,
+    index, game)` as each game ends (points for the upper level), `on_rung(rung)` as each
+    level is placed."""
+    first, last = steps or (1, len(levels.scale(variant)) - 1)
+    check_steps(variant, first, last)
+    # The built-in engine builds its tables for a variant at its first search: built here,
+    # before the games' processes fork, each of them has them from the start.
     Engine(level=1).search(Position(variant_by_name(variant)), Limit(depth=1))
-    rungs = [Rung(1, 0.0, 0.0)]
+    rungs = [Rung(first, 0.0, 0.0)]
     if on_rung is not None:
         on_rung(rungs[0])
     variance = 0.0
-    for upper in range(2, len(levels.scale(variant)) + 1):
+    for upper in range(first + 1, last + 2):
         lower = upper - 1
 
         def open_pair(upper=upper, lower=lower):
@@ -103,6 +110,25 @@ def run_ladder(variant, games, seed=1, max_plies=MAX_PLIES, jobs=1, node=None, e
     return rungs
 
 
+def check_steps(variant, first, last):
+    """ValueError unless first..last are steps of `variant`'s ladder (1 to its levels less
+    one)."""
+    count = len(levels.scale(variant)) - 1
+    if not 1 <= first <= last <= count:
+        raise ValueError("steps must run from 1 to %d for %s (step k is level k + 1 against "
+                         "level k), not %d-%d" % (count, variant, first, last))
+
+
+def parse_steps(text):
+    """'2-4' -> (2, 4), '3' -> (3, 3); ValueError for anything else."""
+    first, dash, last = text.partition("-")
+    try:
+        return int(first), int(last if dash else first)
+    except ValueError:
+        raise ValueError("steps are a step or a range of them, as 3 or 1-3, not %r" % text) \
+            from None
+
+
 def describe_step(rung):
     """'+7 =1 -2, step +212 +- 180': the match that placed a level and the step it measured,
     with its own 95 % interval (is it clearly above the level below?)."""
@@ -113,7 +139,7 @@ def describe_step(rung):
 
 def describe_rung(variant, rung):
     """'level 4 (Fairy-Stockfish, 1000 nodes/move): +512 +- 140 (+7 =1 -2, step +212 +- 180
-    against level 3)'."""
+    against level 3)'; the rung a ladder started from is its anchor."""
     text = "level %d (%s): %+.0f +- %.0f" % (
         rung.number, levels.level(variant, rung.number).describe(), rung.rating, rung.error)
     if rung.step is None:

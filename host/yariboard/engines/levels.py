@@ -2,10 +2,10 @@
 strongest engine installed, and the engine that gives hints and analysis.
 
 A level is an engine and a fixed budget that engine itself offers: the built-in engine's
-own levels (a depth cap and root-score noise), Fairy-Stockfish at full skill with a node
-budget per move. A node budget, unlike a time, plays the same on
-a busy and an idle machine, and doubling it is a step of about 200 Elo at these budgets,
-so the node budgets make the even steps above the built-in levels. (Fairy-Stockfish's
+own levels (a depth cap and root-score noise), or an engine at full strength (the built-in
+one, Fairy-Stockfish at full skill) with a node budget per move. A node budget, unlike a
+time, plays the same on a busy and an idle machine, and doubling it is a step of about 200
+Elo at these budgets, so the node budgets make the even steps. (Fairy-Stockfish's
 `Skill_Level` was tried: skill 5 at 2,000 nodes scored even against full skill at 2,000,
 skill 0 at 8,000 lost 12 of 12 to full skill at 4,000; a skill is a lottery among the
 engine's best few lines, far coarser than a budget. The npm build's `USI_LimitStrength`
@@ -33,8 +33,9 @@ FULL_SKILL = 20
 
 @dataclass(frozen=True)
 class Level:
-    """One step of the scale: which engine plays and its budget: `builtin_level` for the
-    built-in engine, `nodes` per move for Fairy-Stockfish."""
+    """One step of the scale: which engine plays and its budget: `builtin_level` for one of
+    the built-in engine's own levels, else `nodes` per move for the engine at full
+    strength."""
     number: int
     engine: str
     builtin_level: Optional[int] = None
@@ -47,7 +48,7 @@ class Level:
     def describe(self):
         """'Fairy-Stockfish, 2000 nodes/move', 'built-in engine, depth 1, 400 cp noise (its
         level 1)'."""
-        if self.engine == BUILTIN:
+        if self.builtin_level is not None:
             own = BUILTIN_LEVELS[self.builtin_level]
             return "built-in engine, depth %d%s (its level %d)" % (
                 own.depth, ", %d cp noise" % own.noise if own.noise else "", self.builtin_level)
@@ -61,24 +62,30 @@ def _steps(*settings):
                  for number, setting in enumerate(settings, 1))
 
 
-# The built-in engine's levels are the first steps everywhere, those a ladder tells apart
-# (docs/engines.md): in Yari Shogi its level 2 (depth 1, 150 cp of noise) beat level 1 (400
-# cp) +17 -7 and its level 5 (depth 3) beat level 3 (depth 2, 60 cp) only +13 -11, so
-# levels 1, 2 and 5; in Wa Shogi level 2 did not beat level 1 (+7 =1 -8), so levels 1, 3
-# and 5. In Yari Fairy-Stockfish's 1,000 nodes beat depth 3 +18 -6; in shogi 1,000 nodes
-# lost to it (+9 =1 -14) and 2,000 scored even (+12 -12), so shogi's Fairy-Stockfish starts
-# at 4,000. Each doubling of its budget is the next step. Wa Shogi has the built-in levels alone: CrazyWa 1.0.5 crashed in the first
-# game of every match tried (at depth 2 and at node budgets, asked again with and without
-# the game's moves), so a ladder cannot rate it; it gives Wa's hints (`strongest_engine`).
-# The built-in engine's level 6 (4 plies) tops Wa without drops.
+# Level 1, the anchor, is the built-in engine's own level 1 everywhere. Above it (the probes
+# and ladders are in docs/engines.md): in Yari Shogi the built-in levels 2 (depth 1, 150 cp
+# of noise) and 5 (depth 3) are clear steps, and Fairy-Stockfish's 1,000 nodes beat depth 3
+# +18 -6. In shogi those built-in levels are not (level 2 beat level 1 only +14 =1 -9, and
+# depth 3 swept it), so the built-in engine at full strength takes node budgets there
+# instead: 1,000 nodes beat level 1 +13 -3 in a probe, 3,000 beat 1,000 +14 =1 -1, and
+# Fairy-Stockfish's 4,000 beat the built-in 6,000 only +16 -8 in the ladder, so shogi's
+# Fairy-Stockfish starts at 8,000. Each doubling of Fairy-Stockfish's budget is a step.
+# Wa Shogi is the built-in engine's alone, at node budgets (a depth cap costs minutes a
+# move there; 1,000 nodes did not beat level 1, +6 =2 -8): CrazyWa 1.0.5 reads memory
+# outside a table and dies in its own games from the start position (docs/engines.md), so
+# a ladder cannot rate it; it gives Wa's hints (`strongest_engine`). Without drops the
+# search goes deeper on the same budget: 3,000 nodes swept level 1 and 8,000 was not clearly
+# above 3,000 (+8 =3 -5), so that game's budgets are 300, 1,000 and 3,000.
 SCALES = {
     "yari": _steps(1, 2, 5, (FSF, 1000), (FSF, 2000), (FSF, 4000), (FSF, 8000), (FSF, 16000),
                    (FSF, 32000)),
-    "shogi": _steps(1, 2, 5, (FSF, 4000), (FSF, 8000), (FSF, 16000), (FSF, 32000)),
-    "wa": _steps(1, 3, 5),
-    "wa-nodrops": _steps(1, 3, 5, 6),
+    "shogi": _steps(1, (BUILTIN, 1000), (BUILTIN, 2500), (BUILTIN, 6000), (FSF, 8000),
+                    (FSF, 16000), (FSF, 32000)),
+    "wa": _steps(1, (BUILTIN, 3000), (BUILTIN, 8000)),
+    "wa-nodrops": _steps(1, (BUILTIN, 300), (BUILTIN, 1000), (BUILTIN, 3000)),
 }
-# The level `play` starts at: the built-in engine at depth 3, which needs nothing installed.
+# The level `play` starts at: the built-in engine in every variant, which needs nothing
+# installed.
 DEFAULT_LEVEL = 3
 
 # What the ladder measured (docs/engines.md has the runs and their commands): a level's
@@ -86,8 +93,10 @@ DEFAULT_LEVEL = 3
 RATINGS = {
     "yari": {1: (0, 0), 2: (147, 145), 3: (625, 298), 4: (807, 334), 5: (971, 364),
              6: (1153, 394), 7: (1416, 429), 8: (1704, 462), 9: (1886, 486)},
-    "shogi": {1: (0, 0), 2: (70, 133), 3: (747, 366), 4: (966, 399), 5: (1230, 429),
-              6: (1450, 458), 7: (1713, 489)},
+    "shogi": {1: (0, 0), 2: (263, 171), 3: (645, 274), 4: (960, 332), 5: (1342, 395),
+              6: (1562, 426), 7: (1825, 459)},
+    "wa": {1: (0, 0), 2: (268, 193), 3: (503, 274)},
+    "wa-nodrops": {1: (0, 0), 2: (205, 160), 3: (686, 289), 4: (921, 337)},
 }
 
 
@@ -134,7 +143,8 @@ def open_level(variant, number, node=None, engines_dir=None, seed=None):
     not installed."""
     step = level(variant, number)
     if step.engine == BUILTIN:
-        return Engine(level=step.builtin_level, seed=seed)
+        return Engine(level=step.builtin_level or max(BUILTIN_LEVELS), seed=seed,
+                      nodes=step.nodes)
     return fsf.open_engine(variant, node=node, root=engines_dir, skill=FULL_SKILL,
                            nodes=step.nodes)
 

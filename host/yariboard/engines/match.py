@@ -14,10 +14,10 @@ engines forget the last game at `usinewgame`), so games can be shared out among 
 pairs of engines, one pair per core, and the match still plays the same games.
 """
 import math
+import multiprocessing
 import queue
 import random
 import sys
-import threading
 from dataclasses import dataclass, field
 from typing import List
 
@@ -25,7 +25,7 @@ from shogicore.position import Position
 from shogicore.variants import BLACK, WHITE, variant_by_name
 
 from yariboard.engines import fsf
-from yariboard.engines.base import Limit
+from yariboard.engines.base import EngineError, Limit
 from yariboard.engines.players import play_game
 from yariboard.engines.usi import UsiEngine
 
@@ -35,6 +35,10 @@ REDRAWS = 100
 # A new Python process importing the engine; generous, for a machine under load.
 STARTUP_SECONDS = 60
 MAX_PLIES = 200
+# How long a match's process waits for the next game's index before taking the queue as
+# empty (its indices are all put before any process starts), and the match for news from
+# its processes before seeing whether any is still alive.
+QUEUE_POLL_SECONDS = 1.0
 # A two-sided 95 % interval: this many standard errors either side.
 Z_95 = 1.96
 
@@ -281,62 +285,93 @@ def play_match(games, open_pair, variant="yari", seed=1, max_plies=MAX_PLIES, on
                jobs=1, depth=None, sprt=None):
     """Play up to `games` games between the two engines `open_pair()` opens (a context manager
     giving (first, second)); a MatchReport with the games in order, points counted for the
-    first engine. With `jobs` above 1, that many pairs play at once; `on_game(index, game)`
-    is called as each game ends, one call at a time. With `sprt` (an Sprt), no new game is
-    begun once the games ended so far decide it (those under way are played out)."""
+    first engine. With `jobs` above 1, that many pairs play at once, each in a process of its
+    own (forked from this one), so that engines searching in Python, like the built-in one,
+    use a core each; `on_game(index, game)` is called as each game ends, one call at a time.
+    With `sprt` (an Sprt), no new game is begun once the games ended so far decide it (those
+    under way are played out)."""
     report = MatchReport()
     lines = opening_lines(variant, (games + 1) // 2, seed)
-    waiting = queue.Queue()
-    for index in range(games):
-        waiting.put(index)
     finished = {}
-    reporting = threading.Lock()
-    failures = []
-    decided = []
 
-    def play_waiting_games():
-        """One pair of engines plays the waiting games until none is left (or another pair
-        has failed, or the SPRT has decided)."""
-        with open_pair() as (first, second):
-            while not failures and not decided:
-                try:
-                    index = waiting.get_nowait()
-                except queue.Empty:
-                    return
-                line = lines[index // 2]
-                first_side = BLACK if index % 2 == 0 else WHITE
-                black, white = (first, second) if first_side == BLACK else (second, first)
-                first.new_game()
-                second.new_game()
-                outcome = play_game(black, white, variant=variant, opening=line,
-                                    max_plies=max_plies, limit=Limit(depth=depth))
-                game = GameReport(opening_sfen(variant, line), first_side, outcome.winner, outcome.reason,
-                                  len(outcome.moves))
-                with reporting:
-                    finished[index] = game
-                    if on_game is not None:
-                        on_game(index, game)
-                    if sprt is not None:
-                        so_far = MatchReport(games=list(finished.values()))
-                        if sprt.decision(so_far.wins(), so_far.draws(), so_far.losses()):
-                            decided.append(True)
+    def play(first, second, index):
+        line = lines[index // 2]
+        first_side = BLACK if index % 2 == 0 else WHITE
+        black, white = (first, second) if first_side == BLACK else (second, first)
+        first.new_game()
+        second.new_game()
+        outcome = play_game(black, white, variant=variant, opening=line,
+                            max_plies=max_plies, limit=Limit(depth=depth))
+        return GameReport(opening_sfen(variant, line), first_side, outcome.winner,
+                          outcome.reason, len(outcome.moves))
 
-    def worker():
-        try:
-            play_waiting_games()
-        except BaseException as error:   # handed to the caller's thread below
-            failures.append(error)
+    def record(index, game):
+        """Count a finished game; True once the SPRT has decided."""
+        finished[index] = game
+        if on_game is not None:
+            on_game(index, game)
+        if sprt is None:
+            return False
+        so_far = MatchReport(games=list(finished.values()))
+        return sprt.decision(so_far.wins(), so_far.draws(), so_far.losses()) is not None
 
     jobs = report.jobs = max(1, min(jobs, games))
     if jobs == 1:
-        play_waiting_games()
+        with open_pair() as (first, second):
+            for index in range(games):
+                if record(index, play(first, second, index)):
+                    break
     else:
-        threads = [threading.Thread(target=worker, daemon=True) for _ in range(jobs)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if failures:
-            raise failures[0]
+        _play_in_processes(games, jobs, open_pair, play, record)
     report.games = [finished[index] for index in sorted(finished)]
     return report
+
+
+def _play_in_processes(games, jobs, open_pair, play, record):
+    """`jobs` forked processes, a pair of engines each, take the games' indices from one
+    queue and send back (index, GameReport), or (None, the error) when a pair fails. Once
+    `record` says the match is decided, or a pair has failed, no new game is begun."""
+    context = multiprocessing.get_context("fork")
+    waiting, results, stop = context.Queue(), context.Queue(), context.Event()
+    for index in range(games):
+        waiting.put(index)
+
+    def worker():
+        try:
+            with open_pair() as (first, second):
+                while not stop.is_set():
+                    try:
+                        index = waiting.get(timeout=QUEUE_POLL_SECONDS)
+                    except queue.Empty:
+                        break
+                    results.put((index, play(first, second, index)))
+        except BaseException as error:   # raised again in the parent, below
+            results.put((None, error if isinstance(error, EngineError)
+                         else EngineError("%s: %s" % (type(error).__name__, error))))
+        results.put((None, None))   # this worker is done
+
+    workers = [context.Process(target=worker, daemon=True) for _ in range(jobs)]
+    for process in workers:
+        process.start()
+    failure, running = None, jobs
+    try:
+        while running:
+            try:
+                index, game = results.get(timeout=QUEUE_POLL_SECONDS)
+            except queue.Empty:
+                if not any(process.is_alive() for process in workers):
+                    failure = failure or EngineError("a match process died mid-game")
+                    break
+                continue
+            if index is None:
+                running -= game is None
+                failure = failure or game
+                stop.set()
+            elif record(index, game):
+                stop.set()
+    finally:
+        stop.set()
+        for process in workers:
+            process.join()
+    if failure is not None:
+        raise failure

@@ -30,8 +30,10 @@ STARTUP_SECONDS = 10.0
 GRACE_SECONDS = 5.0
 DEPTH_SEARCH_SECONDS = 120.0
 # CrazyWa 1.0.5 as Debian builds it crashes in a search from the start position at depth 5,
-# and deeper than 2 plies within a few moves of most games (Treacherous Fox moves seem to be
-# involved): every search is capped at this depth.
+# and deeper than 2 plies within a few moves of most games: every search is capped at this
+# depth. It still dies now and then, at 1 and 2 plies too, in games it plays against itself
+# with nothing but `sd` and `go` (a read past the end of one of its tables: docs/engines.md,
+# "Strength levels").
 DEEPEST = 2
 # Scores at or past this size (centipawns) mean a mate was seen: CrazyWa's mate is 100000.
 MATE_CENTIPAWNS = 10000

@@ -287,5 +287,5 @@ class RecordPosition(Position):
     def walk(self, m):
         """Play a move already known legal: board, hands and side only (no history)."""
         self.checked = None
-        self._make(m)
+        self.make(m)
         self.move_number += 1

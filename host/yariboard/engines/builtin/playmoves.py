@@ -1,6 +1,6 @@
 """Make and unmake for the engine's search, quicker than the rules core's.
 
-The core's `Position._make` and `_unmake` are written for the Pico's RAM: each works the hash
+The core's `Position.make` and `unmake` are written for the Pico's RAM: each works the hash
 out again from the variant's keys, multiplying a square's key by a piece's at every term,
 and reads every table through the variant. The search plays and takes back a move at every
 node, so here the same two steps are built for speed:
@@ -12,7 +12,7 @@ node, so here the same two steps are built for speed:
   in hand) are bound once, for the whole search.
 
 The board, hands, Generals, side and hash are the position's own, left exactly as the core's
-`_make` and `_unmake` leave them (tests/engines/test_engine_playmoves.py plays random games of every
+`make` and `unmake` leave them (tests/engines/test_engine_playmoves.py plays random games of every
 variant both ways), so the core and the search can take turns on one position. Host-only.
 """
 from shogicore.move import PROMOTION
@@ -25,7 +25,7 @@ _TABLES = {}
 def _tables(variant):
     """The tables `make_unmake` reads for `variant`, made once: square_key[piece][sq], the
     hash term of `piece` on `sq`; hand_key[piece][n], what changes in the hash when a hand's
-    count of `piece` goes from n to n + 1 (or back), as the core's `_make` counts them; and by
+    count of `piece` goes from n to n + 1 (or back), as the core's `make` counts them; and by
     piece (colour and kind) the kind it becomes in hand, the piece it becomes on promoting,
     and the piece it is taken back as, unpromoted."""
     tables = _TABLES.get(variant)
@@ -51,7 +51,7 @@ def _tables(variant):
 def make_unmake(position):
     """(make, unmake) for `position`: `make(m)` plays the legal move `m` and returns the piece
     it took (0 for none), `unmake(m, captured)` takes back the last move made, as the core's
-    `_make` and `_unmake` do. No history is kept but the hashes to restore: the moves must be
+    `make` and `unmake` do. No history is kept but the hashes to restore: the moves must be
     taken back in the reverse order they were made."""
     board = position.board
     hands = position.hands

@@ -104,10 +104,15 @@ class Engine:
 
     name = "yariboard built-in"
 
-    def __init__(self, level=DEFAULT_LEVEL, seed=None):
+    def __init__(self, level=DEFAULT_LEVEL, seed=None, nodes=None):
+        """`nodes`: a node budget per move for a search given no limit, in place of the
+        level's depth and time (a strength that plays the same on any machine)."""
         if level not in LEVELS:
             raise ValueError("engine level must be one of %s, not %r" % (sorted(LEVELS), level))
+        if nodes is not None and nodes < 1:
+            raise ValueError("a node budget must be at least 1, not %r" % nodes)
         self.level = LEVELS[level]
+        self.nodes = nodes
         self.rng = random.Random(seed)
         self.tt = {}
         self.history = {}
@@ -145,9 +150,10 @@ class Engine:
     def search(self, position, limit=None):
         """Best move for the side to move in `position` (left unchanged).
 
-        With an empty `limit`, the level's depth and time apply; with only a depth, no
-        clock; with a time, iterative deepening until the time is used; a node budget caps
-        the nodes searched, exactly (the clock is read every TIME_CHECK_NODES nodes).
+        With an empty `limit`, the engine's node budget applies, else its level's depth and
+        time; with only a depth, no clock; with a time, iterative deepening until the time
+        is used; a node budget caps the nodes searched, exactly (the clock is read every
+        TIME_CHECK_NODES nodes).
         """
         refuse_kingless(position)
         if self.dangers_of is not position.variant:
@@ -171,7 +177,9 @@ class _Search:
     def __init__(self, engine, position, limit):
         time_limit = limit.planned_seconds(position.side)
         depth, nodes = limit.depth, limit.nodes
-        if limit.is_empty():
+        if limit.is_empty() and engine.nodes is not None:
+            depth, nodes = MAX_DEPTH, engine.nodes
+        elif limit.is_empty():
             time_limit, depth = engine.level.seconds, engine.level.depth
         elif depth is None:
             depth = MAX_DEPTH
