@@ -12,17 +12,19 @@ from yariboard.sim.board import SerialClient, move_gestures
 pytestmark = [needs_emulator, pytest.mark.emulator]
 
 # the DMA channels still busy (CTRL bit 24) and PIO0's enabled state machines (CTRL bits 0-3)
-RUNNING = (b"from machine import mem32; print('RUNNING', [c for c in range(12) if mem32[0x50000010 + 0x40 * c] >> 24 & 1],"
+RUNNING = (b"from machine import mem32; print('RUNNING',"
+           b" [c for c in range(12) if mem32[0x50000010 + 0x40 * c] >> 24 & 1],"
            b" mem32[0x50200000] & 15)\r\n")
 
 
 def running(client):
+    """(the busy DMA channels as the REPL prints the list, the mask of PIO0's running machines)"""
     out = repl(client, RUNNING, until=b"\r\n>>> ")
     channels, machines = out.split("RUNNING ")[-1].split("\r\n")[0].rsplit(" ", 1)
     return channels, int(machines)
 
 
-def test_main_run_again_after_ctrl_c_reads_its_own_rows_and_the_last_run_left_nothing_running(board):
+def test_main_run_again_after_ctrl_c_reads_its_own_rows_and_nothing_of_the_last_run_runs(board):
     # the REPL sleeps between keys and its board time runs ahead: wait in the emulator's work
     board.client = SerialClient(board.pico.port, timeout=300, clock=board.pico.work_seconds)
     board.power_up()
