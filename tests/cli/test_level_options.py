@@ -19,6 +19,10 @@ def archived(db):
         return [archive.game(game_id) for game_id in archive.ids()]
 
 
+VARIANT_TITLES = {"yari": "Yari Shogi", "shogi": "shogi", "wa": "Wa Shogi",
+                  "wa-nodrops": "Wa Shogi without drops"}
+
+
 def help_of(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
@@ -29,7 +33,8 @@ def help_of(command, capsys):
 @pytest.mark.parametrize("command", ["sim", "demo", "play"])
 def test_help_names_every_level_of_every_scale_with_its_rating(command, capsys):
     out = help_of(command, capsys)
-    for variant in ("yari", "shogi", "wa"):
+    for variant in levels.SCALES:
+        assert "levels in %s: 1: " % VARIANT_TITLES[variant] in out
         for step in levels.scale(variant):
             assert "%d: %s, %s" % (step.number, step.describe(),
                                    levels.rating_text(variant, step.number)) in out

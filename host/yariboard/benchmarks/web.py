@@ -104,10 +104,49 @@ def play(tables, lives, plies):
     return stored_at, own
 
 
+def start_viewers(server, viewers):
+    """The viewers' process, once its `viewers` streams have all connected to `server`."""
+    follower = subprocess.Popen(
+        [sys.executable, "-c", "from yariboard.benchmarks.web import follow; "
+         "follow(%d, %d, %d)" % (server.port, viewers, BOARDS * PLIES)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + CONNECT_DEADLINE_S
+    while server.viewers() < viewers:
+        if time.monotonic() > deadline or follower.poll() is not None:
+            follower.kill()
+            raise RuntimeError("only %d of %d viewers connected" % (server.viewers(), viewers))
+        time.sleep(0.05)
+    return follower
+
+
+class CpuMeter:
+    """The CPU time behind the moves of one run, from its start to `per_move`: the recorder's
+    thread and process, their wait on a run queue, the server's and the viewers' processes
+    (None where a figure cannot be read)."""
+
+    def __init__(self, server_pid, viewers_pid):
+        self.pids = {"server_cpu": server_pid, "viewers_cpu": viewers_pid}
+        self.load = os.getloadavg()[0]
+        self.started = self._read()
+
+    def _read(self):
+        figures = {name: process_cpu_seconds(pid) if pid else None
+                   for name, pid in self.pids.items()}
+        figures.update(thread_cpu=time.thread_time(), process_cpu=time.process_time(),
+                       queued=run_queue_seconds())
+        return figures
+
+    def per_move(self, moves):
+        ended = self._read()
+        return {name: (ended[name] - began) / moves if began is not None else None
+                for name, began in self.started.items()}
+
+
 def tournament(viewers, paused=False):
     """One run: BOARDS boards playing PLIES moves, `viewers` following them (`paused`: their
     process stopped while the boards play, so that the server alone works then, writing
     into the sockets' buffers). Returns a dict of what it measured (see run())."""
+    moves = BOARDS * PLIES
     with tempfile.TemporaryDirectory(prefix="yariboard-bench-web-") as work:
         db = os.path.join(work, "games.sqlite3")
         feed = LiveFeed()
@@ -121,23 +160,8 @@ def tournament(viewers, paused=False):
                     while table.recorder.position is None:
                         table.step(0.02)
                     lives[table.name].update(table.session, table.leds(), table.phase())
-                if viewers:
-                    follower = subprocess.Popen(
-                        [sys.executable, "-c", "from yariboard.benchmarks.web import follow; "
-                         "follow(%d, %d, %d)" % (server.port, viewers, BOARDS * PLIES)],
-                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                        start_new_session=True)
-                    deadline = time.monotonic() + CONNECT_DEADLINE_S
-                    while server.viewers() < viewers:
-                        if time.monotonic() > deadline or follower.poll() is not None:
-                            raise RuntimeError("only %d of %d viewers connected"
-                                               % (server.viewers(), viewers))
-                        time.sleep(0.05)
-                load = os.getloadavg()[0]
-                server_cpu = process_cpu_seconds(server.process.pid)
-                viewers_cpu = process_cpu_seconds(follower.pid) if follower else None
-                thread_cpu, process_cpu = time.thread_time(), time.process_time()
-                queued = run_queue_seconds()
+                follower = start_viewers(server, viewers) if viewers else None
+                meter = CpuMeter(server.process.pid, follower.pid if follower else None)
                 if paused:
                     os.kill(follower.pid, signal.SIGSTOP)
                 try:
@@ -145,14 +169,7 @@ def tournament(viewers, paused=False):
                 finally:
                     if paused:
                         os.kill(follower.pid, signal.SIGCONT)
-                if queued is not None:
-                    queued = run_queue_seconds() - queued
-                thread_cpu = time.thread_time() - thread_cpu
-                process_cpu = time.process_time() - process_cpu
-                if server_cpu is not None:
-                    server_cpu = process_cpu_seconds(server.process.pid) - server_cpu
-                if viewers_cpu is not None:
-                    viewers_cpu = process_cpu_seconds(follower.pid) - viewers_cpu
+                figures = meter.per_move(moves)
                 games = {table.name: archive.game(table.recorder.game_id).usi_moves()[:PLIES]
                          for table in tables}
                 seen = None
@@ -164,12 +181,7 @@ def tournament(viewers, paused=False):
                     follower.kill()
                 for table in tables:
                     table.close()
-    moves = BOARDS * PLIES
-    return dict(stored_at=stored_at, own=own, games=games, seen=seen, load=load,
-                thread_cpu=thread_cpu / moves, process_cpu=process_cpu / moves,
-                queued=queued / moves if queued is not None else None,
-                server_cpu=server_cpu / moves if server_cpu is not None else None,
-                viewers_cpu=viewers_cpu / moves if viewers_cpu is not None else None)
+    return dict(figures, stored_at=stored_at, own=own, games=games, seen=seen, load=meter.load)
 
 
 def follow(port, viewers, moves):

@@ -17,9 +17,9 @@ from yariboard.ui.voice import LANGUAGES
 from yariboard.ui.web.server import DEFAULT_HOST, DEFAULT_PORT
 
 DEFAULT_BOARD = "yari-9x7"
-# The scales a level option's help lists, with their names there (Wa without drops is Wa's
-# scale with its own top level: docs/engines.md).
-LEVEL_HELP_VARIANTS = (("yari", "Yari Shogi"), ("shogi", "shogi"), ("wa", "Wa Shogi"))
+# The scales a level option's help lists, with their names there.
+LEVEL_HELP_VARIANTS = (("yari", "Yari Shogi"), ("shogi", "shogi"), ("wa", "Wa Shogi"),
+                       ("wa-nodrops", "Wa Shogi without drops"))
 
 
 def add_game_options(parser):
@@ -36,7 +36,7 @@ def add_game_options(parser):
 def level_help(whose, default=None):
     """--help for a level option: every level of each variant's scale with its measured
     rating (`yariboard ladder`; docs/engines.md)."""
-    scales = "; ".join("%s's levels: %s" % (name, levels.help_text(variant))
+    scales = "; ".join("levels in %s: %s" % (name, levels.help_text(variant))
                        for variant, name in LEVEL_HELP_VARIANTS)
     return ("%s strength on the measured scale%s. %s" % (
         whose, "" if default is None else " (default %d)" % default, scales)).replace("%", "%%")
