@@ -39,6 +39,9 @@ _DMA_BASE = const(0x50000000)
 _AL1_CTRL = const(0x10)
 _AL2_WRITE_ADDR_TRIG = const(0x2C)   # writing it restarts a channel at that address
 _CHAN_ABORT = const(0x444)
+# the state machine's in_base: it reads GPIO 0-28 at once, so every column and button is in
+# each sample wherever the board file puts it
+_GPIO_FIRST = const(0)
 
 
 def _halt_channels(mask):
@@ -49,9 +52,10 @@ def _halt_channels(mask):
     for channel in range(12):
         if mask >> channel & 1:
             mem32[_DMA_BASE + 0x40 * channel + _AL1_CTRL] &= ~1   # EN
-    mem32[_DMA_BASE + _CHAN_ABORT] = mask
-    while mem32[_DMA_BASE + _CHAN_ABORT] & mask:
-        pass
+    if mask:
+        mem32[_DMA_BASE + _CHAN_ABORT] = mask
+        while mem32[_DMA_BASE + _CHAN_ABORT] & mask:
+            pass
 
 
 def _scan_program(row_pins, active_level):
@@ -145,7 +149,7 @@ class RingMatrix:
         self._start = array("I", [addressof(self.ring)])   # where the ring begins again
         self._sm = StateMachine(0, _scan_program(row_pins, active_level),
                                 freq=_SAMPLE_CYCLES * 1000 // _SAMPLE_MS,
-                                in_base=Pin(0), out_base=Pin(row_pins[0]))
+                                in_base=Pin(_GPIO_FIRST), out_base=Pin(row_pins[0]))
         # one channel copies readings into the ring; at its end it chains to the other,
         # which writes the ring's start back into it and so restarts it: endless
         self._copy = DMA()
