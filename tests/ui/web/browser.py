@@ -35,9 +35,11 @@ def chromium():
 
 
 # What the page's board shows, read from the DOM the board component made: every piece on
-# the board by square, and the count of every piece in each hand.
+# the board by square, and the count of every piece in each hand; all null while the page has
+# not drawn the board yet (a busy machine's page may still be loading when it is first read).
 READ_BOARD = """
 const host = document.querySelector(arguments[0] + ' .sg-host');
+if (!host) return {pieces: null, hands: null, leds: null};
 const pieces = {};
 for (const el of host.querySelectorAll('sg-pieces piece')) {
   const [colour, role] = el.className.split(' ');
