@@ -84,12 +84,12 @@ def test_a_ladder_of_some_steps_plays_only_those_and_rates_from_their_first_leve
 
 
 @pytest.mark.parametrize("steps, error", [
-    ("0-1", "steps must run from 1 to 8 for yari (step k is level k + 1 against level k), "
+    ("0-1", "steps must run from 1 to 9 for yari (step k is level k + 1 against level k), "
             "not 0-1"),
-    ("3-2", "steps must run from 1 to 8 for yari (step k is level k + 1 against level k), "
+    ("3-2", "steps must run from 1 to 9 for yari (step k is level k + 1 against level k), "
             "not 3-2"),
-    ("1-9", "steps must run from 1 to 8 for yari (step k is level k + 1 against level k), "
-            "not 1-9"),
+    ("1-10", "steps must run from 1 to 9 for yari (step k is level k + 1 against level k), "
+            "not 1-10"),
     ("two", "steps are a step or a range of them, as 3 or 1-3, not 'two'"),
 ])
 def test_ladder_command_refuses_steps_off_the_ladder(capsys, steps, error):
