@@ -80,10 +80,10 @@ def test_demo_plays_the_scales_levels_and_names_them(tmp_path, capsys):
     """A Fairy-Stockfish level against the built-in engine's weakest, each at its own budget."""
     require_fsf()
     db = str(tmp_path / "games.db")
-    assert main(["--db", db, "demo", "--black-level", "4", "--white-level", "1",
+    assert main(["--db", db, "demo", "--black-level", "5", "--white-level", "1",
                  "--max-plies", "6"]) == 0
     [game] = archived(db)
-    assert (game.black, game.white) == ("level 4 (Fairy-Stockfish)", "level 1 (built-in engine)")
+    assert (game.black, game.white) == ("level 5 (Fairy-Stockfish)", "level 1 (built-in engine)")
     assert len(game.moves) == 6
 
 
