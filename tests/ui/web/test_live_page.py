@@ -39,6 +39,16 @@ def page_state(driver):
     return state
 
 
+def open_live_page(browser, url):
+    """Open the board's live page once the server process knows the board: the recording
+    hands it the board's first snapshot up to a batch (25 ms) after the board starts, and
+    until then the address is a page not found."""
+    def live(driver):
+        driver.get(url)
+        return driver.execute_script("return document.querySelector('main.live') !== null")
+    WebDriverWait(browser, PAGE_WAIT_S, poll_frequency=0.1).until(live)
+
+
 def play_and_check(tmp_path, browser, board, plies, seed):
     """Play `plies` moves on a simulated `board`, checking the page after each one."""
     db = str(tmp_path / "games.sqlite3")
@@ -52,7 +62,7 @@ def play_and_check(tmp_path, browser, board, plies, seed):
             while table.recorder.position is None:
                 table.step(0.02)
             live.update(table.session, table.leds(), table.phase())
-            browser.get(server.url + "board/A")
+            open_live_page(browser, server.url + "board/A")
             for ply in range(1, plies + 1):
                 deadline = time.monotonic() + MOVE_WAIT_S
                 while table.recorder.stored_count() < ply or table.pending:
