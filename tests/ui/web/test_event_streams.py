@@ -5,6 +5,8 @@ when what it left unread is under the size that drops it at once."""
 import json
 import socket
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -20,6 +22,19 @@ def follow(port, query=b""):
     sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
     sock.sendall(b"GET /events" + query + b" HTTP/1.1\r\nHost: x\r\n\r\n")
     return sock
+
+
+def wait_until_known(server, board):
+    """Until the server process has `board`: the recording hands it the snapshots up to a
+    batch (25 ms) after they change, and a stream of a board it does not have is refused."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            urllib.request.urlopen(server.url + "board/" + board, timeout=WAIT_S).close()
+            return
+        except urllib.error.HTTPError:
+            assert time.monotonic() < deadline, "the server never had board %s" % board
+            time.sleep(0.02)
 
 
 def wait_for_viewers(server, count):
@@ -69,6 +84,7 @@ def test_every_viewer_of_the_boards_is_sent_the_same_bytes_and_one_board_only_it
     server, feed = server
     everything = [follow(server.port) for _ in range(2)]
     wait_for_viewers(server, 2)
+    wait_until_known(server, "west")
     west = follow(server.port, b"?board=west")
     wait_for_viewers(server, 3)
     try:
