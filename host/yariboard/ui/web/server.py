@@ -97,8 +97,9 @@ class WebServer:
             raise OSError("the web server could not listen on %s port %d: %s"
                           % (self.host, self.settings["port"], value))
         self.port = value
-        for name in self.feed.names():
-            self._pending[name] = self.feed.latest(name)[1]
+        # the boards already live go at once, not a batch later: a page asked for as soon as
+        # the server is up finds them
+        self._pipe.send(("boards", {name: self.feed.latest(name)[1] for name in self.feed.names()}))
         self.feed.listeners.append(self._changed)
         threading.Thread(target=self._send, name="web feed", daemon=True).start()
         threading.Thread(target=self._receive, name="web viewers", daemon=True).start()
