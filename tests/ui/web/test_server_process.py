@@ -8,12 +8,14 @@ from yariboard.ui.web.server import WebServer
 
 
 def autogroup(pid):
-    """The autogroup a process is in ('/autogroup-12'), None without autogroups."""
+    """The autogroup a process is in ('/autogroup-12'), None without autogroups (no file, or
+    an empty one, as some container kernels give)."""
     try:
         with open("/proc/%s/autogroup" % pid) as group:
-            return group.read().split()[0]
+            words = group.read().split()
     except OSError:
         return None
+    return words[0] if words else None
 
 
 def test_the_server_runs_in_the_idle_class_in_a_session_and_group_of_its_own():
