@@ -45,6 +45,22 @@ def test_pairs_play_in_processes_of_their_own_and_the_same_games_as_one_pair(tmp
     assert len({(game.opening, game.first_side) for game in played[2].games}) == 6
 
 
+def test_seeded_noisy_engines_play_the_same_games_whichever_process_plays_them():
+    """Level 1 and 2 choose with seeded noise; each game starts the noise afresh, so a game
+    does not depend on the games its pair played before it."""
+    def open_pair():
+        return EnginePair(lambda: Engine(level=2, seed=5), lambda: Engine(level=1, seed=6))
+
+    one_pair = play_match(8, open_pair, max_plies=40, jobs=1)
+    two_pairs = play_match(8, open_pair, max_plies=40, jobs=2)
+    assert one_pair.games == two_pairs.games
+    # and the noise does choose: other seeds play other games
+    reseeded = play_match(8, lambda: EnginePair(lambda: Engine(level=2, seed=7),
+                                                lambda: Engine(level=1, seed=8)),
+                          max_plies=40, jobs=1)
+    assert [game.plies for game in reseeded.games] != [game.plies for game in one_pair.games]
+
+
 class Dying(Engine):
     def search(self, position, limit=None):
         os._exit(3)

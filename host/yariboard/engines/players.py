@@ -28,6 +28,7 @@ class RandomPlayer:
     name = "random"
 
     def __init__(self, seed=None):
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def search(self, position, limit=None):
@@ -37,7 +38,7 @@ class RandomPlayer:
         return SearchResult(move=self.rng.choice(moves), depth=0, nodes=len(moves))
 
     def new_game(self):
-        pass
+        self.rng.seed(self.seed)   # each game as if it were the first (see Engine.new_game)
 
     def close(self):
         pass
@@ -50,6 +51,7 @@ class GreedyPlayer:
     name = "greedy"
 
     def __init__(self, seed=None):
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def search(self, position, limit=None):
@@ -73,7 +75,7 @@ class GreedyPlayer:
                             nodes=len(moves))
 
     def new_game(self):
-        pass
+        self.rng.seed(self.seed)   # each game as if it were the first (see Engine.new_game)
 
     def close(self):
         pass

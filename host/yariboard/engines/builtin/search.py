@@ -113,6 +113,7 @@ class Engine:
             raise ValueError("a node budget must be at least 1, not %r" % nodes)
         self.level = LEVELS[level]
         self.nodes = nodes
+        self.seed = seed
         self.rng = random.Random(seed)
         self.tt = {}
         self.history = {}
@@ -127,7 +128,10 @@ class Engine:
         self.progress = None   # the deepest finished iteration of the search in progress
 
     def new_game(self):
-        """Forget what was learnt about the previous game's positions."""
+        """Forget what was learnt about the previous game's positions, and start the noise
+        afresh from the seed: a seeded engine then plays each game as if it were its first,
+        so a match's games repeat whichever process plays them and in whatever order."""
+        self.rng.seed(self.seed)
         self.tt.clear()
         self.history.clear()
         self.dangers_of = None
