@@ -71,8 +71,8 @@ def test_sim_refuses_a_level_off_the_boards_scale_in_one_line(tmp_path, capsys):
 
 def test_demo_refuses_a_level_off_the_scale_in_one_line(tmp_path, capsys):
     db = tmp_path / "games.db"
-    assert main(["--db", str(db), "demo", "--white-level", "11"]) == 1
-    assert capsys.readouterr().err == "yariboard: error: level must be 1 to 10 for yari, not 11\n"
+    assert main(["--db", str(db), "demo", "--white-level", "10"]) == 1
+    assert capsys.readouterr().err == "yariboard: error: level must be 1 to 9 for yari, not 10\n"
     assert not db.exists()
 
 

@@ -44,14 +44,14 @@ def test_the_ladder_chains_each_step_onto_level_1(monkeypatch):
         assert upper.rating == pytest.approx(lower.rating + elo)
         assert upper.error == pytest.approx(1.96 * math.sqrt(variance))
     assert describe_rung("yari", rungs[0]).endswith("+0 +- 0 (the anchor)")
-    assert describe_rung("yari", rungs[2]).startswith(
-        "level 3 (built-in engine, 600 nodes/move): ")
+    assert describe_rung("yari", rungs[1]).startswith(
+        "level 2 (built-in engine, 600 nodes/move): ")
     table = markdown_table("yari", rungs).splitlines()
     assert len(table) == 2 + len(rungs)
     assert table[2] == "| 1 | built-in engine, depth 1, 400 cp noise (its level 1) | 0 (anchor) |  |"
     step = rungs[2].step
     elo, error = step_elo(step)
-    assert table[4] == ("| 3 | built-in engine, 600 nodes/move | %+.0f +- %.0f | "
+    assert table[4] == ("| 3 | built-in engine, depth 3 (its level 5) | %+.0f +- %.0f | "
                         "+%d =%d -%d, step %+.0f +- %.0f |" % (
                             rungs[2].rating, rungs[2].error, step.wins(), step.draws(),
                             step.losses(), elo, 1.96 * error))
@@ -77,18 +77,17 @@ def test_a_ladder_of_some_steps_plays_only_those_and_rates_from_their_first_leve
     assert rungs[1].rating == pytest.approx(step_elo(rungs[1].step)[0])
     assert main(["ladder", "--steps", "2", "--games", "2", "--max-plies", "16"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "level 2 (built-in engine, depth 1, 150 cp noise (its level 2)): +0 +- 0 " \
-                     "(the anchor)"
-    assert out[1].startswith("level 3 (built-in engine, 600 nodes/move): ")
+    assert out[0] == "level 2 (built-in engine, 600 nodes/move): +0 +- 0 (the anchor)"
+    assert out[1].startswith("level 3 (built-in engine, depth 3 (its level 5)): ")
     assert out[2].startswith("ladder of yari, steps 2, 2 games a step, 16 plies: ")
 
 
 @pytest.mark.parametrize("steps, error", [
-    ("0-1", "steps must run from 1 to 9 for yari (step k is level k + 1 against level k), "
+    ("0-1", "steps must run from 1 to 8 for yari (step k is level k + 1 against level k), "
             "not 0-1"),
-    ("3-2", "steps must run from 1 to 9 for yari (step k is level k + 1 against level k), "
+    ("3-2", "steps must run from 1 to 8 for yari (step k is level k + 1 against level k), "
             "not 3-2"),
-    ("1-10", "steps must run from 1 to 9 for yari (step k is level k + 1 against level k), "
+    ("1-10", "steps must run from 1 to 8 for yari (step k is level k + 1 against level k), "
             "not 1-10"),
     ("two", "steps are a step or a range of them, as 3 or 1-3, not 'two'"),
 ])

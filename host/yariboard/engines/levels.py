@@ -63,10 +63,10 @@ def _steps(*settings):
 
 
 # Level 1, the anchor, is the built-in engine's own level 1 everywhere. Above it (the probes
-# and ladders are in docs/engines.md): in Yari Shogi the built-in level 2 (depth 1, 150 cp
-# of noise), its 600 nodes and its level 5 (depth 3) are clear steps (150 nodes lost to
-# level 2 +3 -21, 1,200 nodes were not clearly below depth 3), and Fairy-Stockfish's 1,000
-# nodes beat depth 3 +18 -6. In shogi those built-in levels are not (level 2 beat level 1 only +14 =1 -9, and
+# and ladders are in docs/engines.md): in Yari Shogi the built-in engine at 600 nodes and
+# its level 5 (depth 3) are clear, even steps (its level 2 was only +70 +- 69 above level 1
+# in 100 games, and 300 nodes +41 +- 68), and Fairy-Stockfish's 1,000 nodes beat depth 3
+# +72 -28. In shogi the built-in levels make no good steps (level 2 beat level 1 +14 =1 -9, and
 # depth 3 swept it), so the built-in engine at full strength takes node budgets there
 # instead: 1,000 nodes beat level 1 +13 -3 in a probe, 3,000 beat 1,000 +14 =1 -1, and
 # Fairy-Stockfish's 4,000 beat the built-in 6,000 only +16 -8 in the ladder, so shogi's
@@ -78,7 +78,7 @@ def _steps(*settings):
 # search goes deeper on the same budget: 3,000 nodes swept level 1 and 8,000 was not clearly
 # above 3,000 (+8 =3 -5), so that game's budgets are 300, 1,000 and 3,000.
 SCALES = {
-    "yari": _steps(1, 2, (BUILTIN, 600), 5, (FSF, 1000), (FSF, 2000), (FSF, 4000), (FSF, 8000),
+    "yari": _steps(1, (BUILTIN, 600), 5, (FSF, 1000), (FSF, 2000), (FSF, 4000), (FSF, 8000),
                    (FSF, 16000), (FSF, 32000)),
     "shogi": _steps(1, (BUILTIN, 1000), (BUILTIN, 2500), (BUILTIN, 6000), (FSF, 8000),
                     (FSF, 16000), (FSF, 32000)),
@@ -92,8 +92,8 @@ DEFAULT_LEVEL = 3
 # What the ladder measured (docs/engines.md has the runs and their commands): a level's
 # rating and the half-width of its 95 % interval, level 1 rated 0.
 RATINGS = {
-    "yari": {1: (0, 0), 2: (147, 145), 3: (294, 205), 4: (558, 267), 5: (740, 307),
-             6: (904, 339), 7: (1086, 371), 8: (1349, 409), 9: (1637, 443), 10: (1819, 468)},
+    "yari": {1: (0, 0), 2: (243, 84), 3: (521, 122), 4: (683, 144), 5: (847, 203),
+             6: (1029, 253), 7: (1292, 306), 8: (1580, 350), 9: (1762, 381)},
     "shogi": {1: (0, 0), 2: (263, 171), 3: (645, 274), 4: (960, 332), 5: (1342, 395),
               6: (1562, 426), 7: (1825, 459)},
     "wa": {1: (0, 0), 2: (268, 193), 3: (503, 274)},
