@@ -12,6 +12,7 @@ import pytest
 
 from yariboard.ui.web.app import MAX_BUFFERED
 from yariboard.ui.web.feed import LiveFeed
+from yariboard.ui.web import server as server_module
 from yariboard.ui.web.server import WebServer
 
 WAIT_S = 60               # generous: a busy machine is slow, never wrong
@@ -25,8 +26,9 @@ def follow(port, query=b""):
 
 
 def wait_until_known(server, board):
-    """Until the server process has `board`: the recording hands it the snapshots up to a
-    batch (25 ms) after they change, and a stream of a board it does not have is refused."""
+    """Until the server process has `board`: the recording hands a new board over at once,
+    but through a pipe to another process, and a stream of a board it does not have yet is
+    refused."""
     deadline = time.monotonic() + WAIT_S
     while True:
         try:
@@ -131,3 +133,14 @@ def test_a_viewer_that_leaves_less_than_the_limit_unread_is_dropped_after_the_ti
     finally:
         sock.close()
         reader.close()
+
+
+def test_a_board_that_starts_after_the_server_is_handed_to_it_at_once(monkeypatch):
+    """Changes of boards the server has go in batches; a board it has not had yet must not
+    wait for one (its page is "not found" until then). With an hour's batch, only that
+    rule lets the page be found within the wait."""
+    monkeypatch.setattr(server_module, "BATCH_S", 3600)
+    feed = LiveFeed()
+    with WebServer(feed, port=0) as running:
+        feed.publish("late", {"board": "late", "n": 0})
+        wait_until_known(running, "late")

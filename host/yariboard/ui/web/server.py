@@ -63,6 +63,7 @@ class WebServer:
         self.process = None
         self._pipe = None
         self._pending = {}               # board -> newest JSON text not yet sent
+        self._handed = set()             # the boards the server process has had
         self._wake = threading.Condition()
         self._send_lock = threading.Lock()
         self._viewers = 0
@@ -99,7 +100,9 @@ class WebServer:
         self.port = value
         # the boards already live go at once, not a batch later: a page asked for as soon as
         # the server is up finds them
-        self._pipe.send(("boards", {name: self.feed.latest(name)[1] for name in self.feed.names()}))
+        live = {name: self.feed.latest(name)[1] for name in self.feed.names()}
+        self._pipe.send(("boards", live))
+        self._handed.update(live)
         self.feed.listeners.append(self._changed)
         threading.Thread(target=self._send, name="web feed", daemon=True).start()
         threading.Thread(target=self._receive, name="web viewers", daemon=True).start()
@@ -113,16 +116,20 @@ class WebServer:
     def _send(self):
         """Hand the newest snapshots to the server process (this thread alone may wait), those
         of one BATCH_S window in one message: the server's loop then wakes once for all of
-        them (a board changes about twice a move, some 15 ms apart)."""
+        them (a board changes about twice a move, some 15 ms apart). A board the server has
+        not had yet goes at once: until then its page is "not found"."""
         while True:
             with self._wake:
                 while not self._pending and not self._stopping:
                     self._wake.wait()
                 if self._stopping:
                     return
-            time.sleep(BATCH_S)
+                new_board = not self._handed.issuperset(self._pending)
+            if not new_board:
+                time.sleep(BATCH_S)
             with self._wake:
                 pending, self._pending = self._pending, {}
+            self._handed.update(pending)
             try:
                 with self._send_lock:
                     self._pipe.send(("boards", pending))
