@@ -99,11 +99,12 @@ class WebServer:
                           % (self.host, self.settings["port"], value))
         self.port = value
         # the boards already live go at once, not a batch later: a page asked for as soon as
-        # the server is up finds them
+        # the server is up finds them. Listening first, a board that changes meanwhile is
+        # sent twice rather than missed.
+        self.feed.listeners.append(self._changed)
         live = {name: self.feed.latest(name)[1] for name in self.feed.names()}
         self._pipe.send(("boards", live))
         self._handed.update(live)
-        self.feed.listeners.append(self._changed)
         threading.Thread(target=self._send, name="web feed", daemon=True).start()
         threading.Thread(target=self._receive, name="web viewers", daemon=True).start()
         return self
