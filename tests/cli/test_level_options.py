@@ -65,7 +65,7 @@ def test_sim_refuses_a_level_off_the_boards_scale_in_one_line(tmp_path, capsys):
     db = tmp_path / "games.db"
     assert main(["--db", str(db), "sim", "--board", "wa-11x11", "--level", "7",
                  "--script", "/dev/null"]) == 1
-    assert capsys.readouterr().err == "yariboard: error: level must be 1 to 3 for wa, not 7\n"
+    assert capsys.readouterr().err == "yariboard: error: level must be 1 to 4 for wa, not 7\n"
     assert not db.exists()
 
 

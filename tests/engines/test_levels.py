@@ -48,7 +48,8 @@ def test_every_variant_climbs_from_the_built_in_engine_to_its_strongest():
         assert fairy == [fairy[0] * 2 ** k for k in range(len(fairy))]   # a doubling a step
         assert fairy[-1] == 32000
     assert [(step.engine, step.builtin_level, step.nodes) for step in levels.scale("wa")] \
-        == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 3000), (levels.BUILTIN, None, 8000)]
+        == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 3000), (levels.BUILTIN, None, 8000),
+           (levels.BUILTIN, None, 40000)]
     assert [(step.engine, step.builtin_level, step.nodes) for step in levels.scale("wa-nodrops")] \
         == [(levels.BUILTIN, 1, None), (levels.BUILTIN, None, 300), (levels.BUILTIN, None, 1000),
             (levels.BUILTIN, None, 3000)]

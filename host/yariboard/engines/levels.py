@@ -72,7 +72,8 @@ def _steps(*settings):
 # Fairy-Stockfish's 4,000 beat the built-in 6,000 only +16 -8 in the ladder, so shogi's
 # Fairy-Stockfish starts at 8,000. Each doubling of Fairy-Stockfish's budget is a step.
 # Wa Shogi is the built-in engine's alone, at node budgets (a depth cap costs minutes a
-# move there; 1,000 nodes did not beat level 1, +6 =2 -8): CrazyWa 1.0.5 reads memory
+# move there; 1,000 nodes did not beat level 1, +6 =2 -8, and 20,000 was not clearly above
+# 8,000, +11 -5, where 40,000 was, +14 =1 -1, at about a second a move): CrazyWa 1.0.5 reads memory
 # outside a table and dies in its own games from the start position (docs/engines.md), so
 # a ladder cannot rate it; it gives Wa's hints (`strongest_engine`). Without drops the
 # search goes deeper on the same budget: 3,000 nodes swept level 1 and 8,000 was not clearly
@@ -82,7 +83,7 @@ SCALES = {
                    (FSF, 16000), (FSF, 32000)),
     "shogi": _steps(1, (BUILTIN, 1000), (BUILTIN, 2500), (BUILTIN, 6000), (FSF, 8000),
                     (FSF, 16000), (FSF, 32000)),
-    "wa": _steps(1, (BUILTIN, 3000), (BUILTIN, 8000)),
+    "wa": _steps(1, (BUILTIN, 3000), (BUILTIN, 8000), (BUILTIN, 40000)),
     "wa-nodrops": _steps(1, (BUILTIN, 300), (BUILTIN, 1000), (BUILTIN, 3000)),
 }
 # The level `play` starts at: the built-in engine in every variant, which needs nothing
@@ -96,7 +97,7 @@ RATINGS = {
              6: (1029, 253), 7: (1292, 306), 8: (1580, 350), 9: (1762, 381)},
     "shogi": {1: (0, 0), 2: (263, 171), 3: (645, 274), 4: (960, 332), 5: (1342, 395),
               6: (1562, 426), 7: (1825, 459)},
-    "wa": {1: (0, 0), 2: (268, 193), 3: (503, 274)},
+    "wa": {1: (0, 0), 2: (268, 193), 3: (503, 274), 4: (853, 350)},
     "wa-nodrops": {1: (0, 0), 2: (205, 160), 3: (686, 289), 4: (921, 337)},
 }
 
