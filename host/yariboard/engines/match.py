@@ -35,9 +35,8 @@ REDRAWS = 100
 # A new Python process importing the engine; generous, for a machine under load.
 STARTUP_SECONDS = 60
 MAX_PLIES = 200
-# How long a match's process waits for the next game's index before taking the queue as
-# empty (its indices are all put before any process starts), and the match for news from
-# its processes before seeing whether any is still alive.
+# How long a match waits for news from its processes before seeing whether any is still
+# alive (one that died says nothing).
 QUEUE_POLL_SECONDS = 1.0
 # A two-sided 95 % interval: this many standard errors either side.
 Z_95 = 1.96
@@ -329,20 +328,20 @@ def play_match(games, open_pair, variant="yari", seed=1, max_plies=MAX_PLIES, on
 
 def _play_in_processes(games, jobs, open_pair, play, record):
     """`jobs` forked processes, a pair of engines each, take the games' indices from one
-    queue and send back (index, GameReport), or (None, the error) when a pair fails. Once
-    `record` says the match is decided, or a pair has failed, no new game is begun."""
+    queue, each until it draws a None (one a process, after every index), and send back
+    (index, GameReport), or (None, the error) when a pair fails. Once `record` says the
+    match is decided, or a pair has failed, no new game is begun."""
     context = multiprocessing.get_context("fork")
     waiting, results, stop = context.Queue(), context.Queue(), context.Event()
-    for index in range(games):
+    for index in list(range(games)) + [None] * jobs:
         waiting.put(index)
 
     def worker():
         try:
             with open_pair() as (first, second):
                 while not stop.is_set():
-                    try:
-                        index = waiting.get(timeout=QUEUE_POLL_SECONDS)
-                    except queue.Empty:
+                    index = waiting.get()
+                    if index is None:
                         break
                     results.put((index, play(first, second, index)))
         except BaseException as error:   # raised again in the parent, below
