@@ -3,7 +3,7 @@
 and how long the run took. Two games a step only show the ladder runs and roughly where each
 level sits; the table in docs/engines.md comes from the full command with more games.
 YARIBOARD_BENCH_LADDER_GAMES and YARIBOARD_BENCH_LADDER_PLIES change the budget. Needs
-`yariboard engines install fsf` for the levels above 4; without it the benchmark says so."""
+`yariboard engines install fsf` for the levels above 3; without it the benchmark says so."""
 import os
 import time
 

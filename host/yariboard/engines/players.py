@@ -22,14 +22,25 @@ DEFAULT_MAX_PLIES = 200
 ADJUDICATION_MARGIN = 300
 
 
-class RandomPlayer:
-    """Plays a uniformly random legal move: the floor any engine must beat."""
-
-    name = "random"
+class _SeededPlayer:
+    """A player whose random choices come from a seeded generator, started afresh at
+    each new game (as `Engine.new_game` does), so a game does not depend on the ones before."""
 
     def __init__(self, seed=None):
         self.seed = seed
         self.rng = random.Random(seed)
+
+    def new_game(self):
+        self.rng.seed(self.seed)
+
+    def close(self):
+        pass
+
+
+class RandomPlayer(_SeededPlayer):
+    """Plays a uniformly random legal move: the floor any engine must beat."""
+
+    name = "random"
 
     def search(self, position, limit=None):
         moves = position.legal_moves()
@@ -37,22 +48,12 @@ class RandomPlayer:
             return SearchResult(move=None, resign=True)
         return SearchResult(move=self.rng.choice(moves), depth=0, nodes=len(moves))
 
-    def new_game(self):
-        self.rng.seed(self.seed)   # each game as if it were the first (see Engine.new_game)
 
-    def close(self):
-        pass
-
-
-class GreedyPlayer:
+class GreedyPlayer(_SeededPlayer):
     """Looks one ply ahead: mates if it can, else takes the move with the best static
     evaluation afterwards (so it grabs material but never sees the recapture)."""
 
     name = "greedy"
-
-    def __init__(self, seed=None):
-        self.seed = seed
-        self.rng = random.Random(seed)
 
     def search(self, position, limit=None):
         pos = position.copy()
@@ -73,12 +74,6 @@ class GreedyPlayer:
                 best_moves.append(m)
         return SearchResult(move=self.rng.choice(best_moves), score=best_score, depth=1,
                             nodes=len(moves))
-
-    def new_game(self):
-        self.rng.seed(self.seed)   # each game as if it were the first (see Engine.new_game)
-
-    def close(self):
-        pass
 
 
 @dataclass
