@@ -137,10 +137,13 @@ def test_a_viewer_that_leaves_less_than_the_limit_unread_is_dropped_after_the_ti
 
 def test_a_board_that_starts_after_the_server_is_handed_to_it_at_once(monkeypatch):
     """Changes of boards the server has go in batches; a board it has not had yet must not
-    wait for one (its page is "not found" until then). With an hour's batch, only that
-    rule lets the page be found within the wait."""
+    wait for one, even one already begun (its page is "not found" until the server has it).
+    With an hour's batch, only that rule lets the page be found within the wait."""
     monkeypatch.setattr(server_module, "BATCH_S", 3600)
     feed = LiveFeed()
+    feed.publish("early", {"board": "early", "n": 0})
     with WebServer(feed, port=0) as running:
+        feed.publish("early", {"board": "early", "n": 1})     # begins an hour's batch
+        time.sleep(0.2)   # for the batch to begin (on a busy machine it may not: no harm)
         feed.publish("late", {"board": "late", "n": 0})
         wait_until_known(running, "late")

@@ -304,8 +304,8 @@ class EventStreams:
                 self.send_timeout, self._check, transport, transport.get_write_buffer_size())
 
     def _check(self, transport, buffered):
-        """send_timeout after a stream's bytes began to wait: dropped unless they drained
-        or are draining."""
+        """send_timeout after a stream's bytes began to wait: dropped unless its backlog
+        drained or shrank (one that grew meanwhile is a viewer falling further behind)."""
         del self._stalled[transport]
         now = transport.get_write_buffer_size()
         if now and now >= buffered:

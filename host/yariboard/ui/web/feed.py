@@ -2,8 +2,8 @@
 
 `publish` (the recording's side, any thread) serialises a snapshot once, keeps only the
 newest one per board and tells the listeners, which must not wait: the web server's
-listener hands the text to the server's own process (server.py), whose copy of the feed
-wakes the streams there. A snapshot is complete (every move), so a slow viewer skips
+listener hands the text to the server's own process (server.py), where the event streams
+publish it into their own copy of the feed and wake their viewers. A snapshot is complete (every move), so a slow viewer skips
 versions, never moves.
 """
 import json

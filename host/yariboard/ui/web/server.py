@@ -118,17 +118,20 @@ class WebServer:
         """Hand the newest snapshots to the server process (this thread alone may wait), those
         of one BATCH_S window in one message: the server's loop then wakes once for all of
         them (a board changes about twice a move, some 15 ms apart). A board the server has
-        not had yet goes at once: until then its page is "not found"."""
+        not had yet ends the window at once, whenever it comes: until the server has it,
+        its page is "not found"."""
         while True:
             with self._wake:
                 while not self._pending and not self._stopping:
                     self._wake.wait()
+                window_ends = time.monotonic() + BATCH_S
+                while not self._stopping and self._handed.issuperset(self._pending):
+                    left = window_ends - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._wake.wait(left)
                 if self._stopping:
                     return
-                new_board = not self._handed.issuperset(self._pending)
-            if not new_board:
-                time.sleep(BATCH_S)
-            with self._wake:
                 pending, self._pending = self._pending, {}
             self._handed.update(pending)
             try:
