@@ -263,9 +263,12 @@ class EventStreams:
 
     def publish(self, texts):
         """From any thread: make `texts` ({board: JSON text}) the boards' newest snapshots
-        and wake the server's loop once to send the changes."""
-        changed = [board for board, text in texts.items() if self.feed.publish_text(board, text)]
+        and wake the server's loop once to send the changes. The feed changes under the
+        lock a new stream reads it under, so that a stream gets each version once: in what it
+        reads first, or in the changes sent after."""
         with self._lock:
+            changed = [board for board, text in texts.items()
+                       if self.feed.publish_text(board, text)]
             if self._loop is None:        # no stream yet: the first reads the feed as it is
                 return
             self._changed += [board for board in changed if board not in self._changed]
@@ -380,8 +383,11 @@ class EventStreams:
         self._following.setdefault(board, set()).add(transport)
         self._count()
         try:
-            boards = [board] if board else self.feed.names()
-            self._write([transport], STREAM_HEAD + b"".join(self._event(name) for name in boards))
+            with self._lock:              # the boards whose changes are on their way come with them
+                boards = [name for name in ([board] if board else self.feed.names())
+                          if name not in self._changed]
+                first = STREAM_HEAD + b"".join(self._event(name) for name in boards)
+            self._write([transport], first)
             while (await receive())["type"] != "http.disconnect":
                 pass                  # a viewer sends nothing more; its connection's end ends this
         finally:
