@@ -8,7 +8,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -89,7 +89,9 @@ def test_the_archive_list_searches_by_player_date_variant_and_result(archive_ser
         browser.save_screenshot(os.path.join(SCREENSHOTS, "archive.png"))
     browser.find_element(By.NAME, "player").send_keys("Chen")
     browser.find_element(By.CSS_SELECTOR, "form.search button").click()
-    WebDriverWait(browser, PAGE_WAIT_S).until(lambda driver: listed(driver) == [ids[1]])
+    # the list read while the search's page replaces the old one can name gone elements
+    WebDriverWait(browser, PAGE_WAIT_S, ignored_exceptions=(StaleElementReferenceException,)) \
+        .until(lambda driver: listed(driver) == [ids[1]])
 
 
 def test_a_game_steps_with_the_arrow_keys_and_shows_its_analysis(archive_server, browser):
