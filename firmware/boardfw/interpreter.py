@@ -210,8 +210,7 @@ class Interpreter:
     def resign(self, side, reason):
         """`side` loses by `reason`: 'resignation' (button or host) or 'time' (host's clock)."""
         self.game.result = (side ^ 1, reason)
-        self.ordered = None
-        self._hint = None
+        self.clear_guidance()
         if self._mode >= _CHOICE:
             self._mode = _PLAY_MODES[self.shape]
         self._choice = None
@@ -670,16 +669,14 @@ class Interpreter:
 
     def _commit(self, m, now_ms):
         self.game.play(m)
-        self.ordered = None
-        self._hint = None
+        self.clear_guidance()
         self.rebuild(now_ms)
         self.emit(("move", m))
         self._emit_game_over()
 
     def _undo(self, now_ms):
         m = self.game.undo()
-        self.ordered = None
-        self._hint = None
+        self.clear_guidance()
         self.rebuild(now_ms)
         self.emit(("undo", m))
 

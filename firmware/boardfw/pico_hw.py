@@ -227,7 +227,8 @@ class PicoHardware:
         # among them that are not rows are given back below
         self.matrix_pins = RingMatrix(config.row_pins, config.col_pins, config.row_active_level)
         pull = Pin.PULL_DOWN if config.row_active_level else Pin.PULL_UP
-        self._cols = [Pin(n, Pin.IN, pull) for n in config.col_pins]
+        for n in config.col_pins:
+            Pin(n, Pin.IN, pull)
         # MicroPython's built-in WS2812 driver; `leds.Leds` keeps it inside the power budget
         self.strip = NeoPixel(Pin(config.led_pin, Pin.OUT), config.led_count)
         # buttons pull up; a press connects the pin to GND and reads 0
